@@ -1,0 +1,140 @@
+package io.seqsync.config;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * Reads {@link SeqsyncConfig}. Each setting has a property name ({@code kafka.bootstrap-servers})
+ * and an environment variable ({@code SEQSYNC_KAFKA_BOOTSTRAP_SERVERS}); the environment wins over
+ * the properties file, which wins over the default. The properties file is the one named by
+ * {@code SEQSYNC_CONFIG}, else {@code ./seqsync.properties} when it exists.
+ */
+public final class ConfigLoader {
+  private final Map<String, String> values;
+
+  private ConfigLoader(Map<String, String> values) {
+    this.values = values;
+  }
+
+  /** The configuration of this process: its environment and its properties file. */
+  public static SeqsyncConfig fromEnvironment() {
+    Map<String, String> env = System.getenv();
+    Path file = Path.of(env.getOrDefault("SEQSYNC_CONFIG", "seqsync.properties"));
+    return load(env, Files.isRegularFile(file) ? Optional.of(file) : Optional.empty());
+  }
+
+  /** Defaults overridden by {@code file} (if any), overridden by {@code environment}. */
+  public static SeqsyncConfig load(Map<String, String> environment, Optional<Path> file) {
+    Map<String, String> merged = new HashMap<>();
+    file.ifPresent(path -> merged.putAll(readProperties(path)));
+    environment.forEach((name, value) -> {
+      if (name.startsWith("SEQSYNC_") && !name.equals("SEQSYNC_CONFIG")) {
+        merged.put(normalize(name.substring("SEQSYNC_".length())), value);
+      }
+    });
+    return new ConfigLoader(merged).build();
+  }
+
+  /** Only the given overrides on top of the defaults: for tests and tools. */
+  public static SeqsyncConfig of(Map<String, String> properties) {
+    Map<String, String> normalized = new HashMap<>();
+    properties.forEach((name, value) -> normalized.put(normalize(name), value));
+    return new ConfigLoader(normalized).build();
+  }
+
+  private SeqsyncConfig build() {
+    int partitions = integer("kafka.partitions", 6);
+    return new SeqsyncConfig(
+        Path.of(string("data-dir", "data")).toAbsolutePath(),
+        new SeqsyncConfig.Kafka(
+            optional("kafka.bootstrap-servers"),
+            string("kafka.topic-prefix", "seqsync."),
+            integer("kafka.command-partitions", partitions),
+            integer("kafka.event-partitions", partitions),
+            (short) integer("kafka.replication-factor", 1),
+            integer("kafka.embedded-port", 9092)),
+        new SeqsyncConfig.Postgres(
+            optional("postgres.jdbc-url"), string("postgres.user", "postgres"), string("postgres.password", ""),
+            integer("postgres.embedded-port", 15432)),
+        new SeqsyncConfig.Redis(optional("redis.uri"), integer("redis.embedded-port", 16379)),
+        new SeqsyncConfig.Sequencer(
+            string("sequencer.application-id", "seqsync-sequencer"),
+            duration("sequencer.dedup-window", Duration.ofHours(24)),
+            integer("sequencer.stream-threads", 1),
+            duration("sequencer.commit-interval", Duration.ofMillis(100)),
+            duration("sequencer.session-timeout", Duration.ofSeconds(10)),
+            integer("sequencer.max-content-bytes", 64 * 1024)),
+        new SeqsyncConfig.Http(string("http.host", "0.0.0.0"), integer("http.port", 8080)));
+  }
+
+  // Environment names lose the distinction between '.' and '-': compare the two spellings alike.
+  private static String normalize(String name) {
+    return name.toLowerCase(Locale.ROOT).replace('.', '-').replace('_', '-');
+  }
+
+  private Optional<String> optional(String name) {
+    String value = values.get(normalize(name));
+    return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.trim());
+  }
+
+  private String string(String name, String fallback) {
+    return optional(name).orElse(fallback);
+  }
+
+  private int integer(String name, int fallback) {
+    Optional<String> value = optional(name);
+    try {
+      return value.isPresent() ? Integer.parseInt(value.get()) : fallback;
+    } catch (NumberFormatException e) {
+      throw new ConfigException(name + " must be an integer, got '" + value.get() + "'");
+    }
+  }
+
+  /** ISO-8601 ({@code PT24H}) or a number with a unit: {@code 500ms}, {@code 30s}, {@code 5m}, {@code 24h}. */
+  private Duration duration(String name, Duration fallback) {
+    Optional<String> value = optional(name);
+    if (value.isEmpty()) {
+      return fallback;
+    }
+    String text = value.get().toLowerCase(Locale.ROOT);
+    try {
+      if (text.startsWith("p")) {
+        return Duration.parse(text.toUpperCase(Locale.ROOT));
+      }
+      if (text.endsWith("ms")) {
+        return Duration.ofMillis(Long.parseLong(text.substring(0, text.length() - 2)));
+      }
+      long amount = Long.parseLong(text.substring(0, text.length() - 1));
+      return switch (text.charAt(text.length() - 1)) {
+        case 's' -> Duration.ofSeconds(amount);
+        case 'm' -> Duration.ofMinutes(amount);
+        case 'h' -> Duration.ofHours(amount);
+        case 'd' -> Duration.ofDays(amount);
+        default -> throw new NumberFormatException();
+      };
+    } catch (NumberFormatException | DateTimeParseException | StringIndexOutOfBoundsException e) {
+      throw new ConfigException(name + " must be a duration like 500ms, 30s, 24h or PT24H, got '" + value.get() + "'");
+    }
+  }
+
+  private static Map<String, String> readProperties(Path path) {
+    Properties properties = new Properties();
+    try (Reader reader = Files.newBufferedReader(path)) {
+      properties.load(reader);
+    } catch (IOException e) {
+      throw new ConfigException("cannot read " + path + ": " + e.getMessage());
+    }
+    Map<String, String> result = new HashMap<>();
+    properties.stringPropertyNames().forEach(name -> result.put(normalize(name), properties.getProperty(name)));
+    return result;
+  }
+}

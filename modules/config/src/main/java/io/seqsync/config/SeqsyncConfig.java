@@ -1,0 +1,72 @@
+package io.seqsync.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Every setting of seqsync, typed, in one place. Built by {@link ConfigLoader} from environment
+ * variables and an optional properties file; an absent server address means "start the embedded
+ * one" (see the localstack module).
+ */
+public record SeqsyncConfig(Path dataDir, Kafka kafka, Postgres postgres, Redis redis, Sequencer sequencer, Http http) {
+
+  /**
+   * Kafka: {@code bootstrapServers} empty means an in-process KRaft broker under {@code dataDir/kafka},
+   * listening on {@code embeddedPort} (0: any free port).
+   */
+  public record Kafka(
+      Optional<String> bootstrapServers,
+      String topicPrefix,
+      int commandPartitions,
+      int eventPartitions,
+      short replicationFactor,
+      int embeddedPort) {
+    public Kafka {
+      require(commandPartitions > 0 && commandPartitions <= 1024, "kafka.command-partitions must be 1..1024");
+      require(eventPartitions == commandPartitions,
+          "kafka.event-partitions must equal kafka.command-partitions: events keep their conversation's partition");
+      require(replicationFactor > 0, "kafka.replication-factor must be positive");
+    }
+  }
+
+  /** PostgreSQL: {@code jdbcUrl} empty means an embedded server under {@code dataDir/postgres} on {@code embeddedPort}. */
+  public record Postgres(Optional<String> jdbcUrl, String user, String password, int embeddedPort) {}
+
+  /** Redis: {@code uri} empty means an embedded redis-server under {@code dataDir/redis} on {@code embeddedPort}. */
+  public record Redis(Optional<String> uri, int embeddedPort) {}
+
+  /** The Kafka Streams sequencer. */
+  public record Sequencer(
+      String applicationId,
+      Duration dedupWindow,
+      int streamThreads,
+      Duration commitInterval,
+      Duration sessionTimeout,
+      int maxContentBytes) {
+    public Sequencer {
+      require(!applicationId.isBlank(), "sequencer.application-id must not be blank");
+      require(!dedupWindow.isNegative() && !dedupWindow.isZero(), "sequencer.dedup-window must be positive");
+      require(streamThreads > 0, "sequencer.stream-threads must be positive");
+      require(maxContentBytes > 0, "sequencer.max-content-bytes must be positive");
+    }
+  }
+
+  /** The HTTP ingress. */
+  public record Http(String host, int port) {
+    public Http {
+      require(port >= 0 && port <= 65535, "http.port must be 0..65535");
+    }
+  }
+
+  /** True when no external service is configured for any of Kafka, PostgreSQL and Redis. */
+  public boolean fullyEmbedded() {
+    return kafka.bootstrapServers().isEmpty() && postgres.jdbcUrl().isEmpty() && redis.uri().isEmpty();
+  }
+
+  static void require(boolean condition, String message) {
+    if (!condition) {
+      throw new ConfigException(message);
+    }
+  }
+}

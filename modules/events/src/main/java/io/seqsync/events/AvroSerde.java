@@ -1,0 +1,101 @@
+package io.seqsync.events;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import org.apache.avro.AvroRuntimeException;
+import org.apache.avro.Schema;
+import org.apache.avro.message.BinaryMessageDecoder;
+import org.apache.avro.message.BinaryMessageEncoder;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.avro.util.ClassSecurityValidator;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * The one serde of seqsync's Avro records: Avro single-object encoding (a 10-byte header with the
+ * writer schema's fingerprint, then the binary datum). Decoding resolves the writer schema by
+ * fingerprint among the current one and every released version ({@link SchemaHistory}), so old
+ * records read into today's classes. Thread-safe: Avro's message encoder and decoder are.
+ */
+public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Serializer<T>, Deserializer<T> {
+  private static final String MODEL_PACKAGE = "io.seqsync.events.model";
+
+  static {
+    // Avro 1.12 only instantiates classes it trusts; our generated records must be among them.
+    ClassSecurityValidator.setGlobal(ClassSecurityValidator.composite(
+        ClassSecurityValidator.getGlobal(), type -> type.getPackageName().equals(MODEL_PACKAGE)));
+  }
+
+  private final Schema schema;
+  private final BinaryMessageEncoder<T> encoder;
+  private final BinaryMessageDecoder<T> decoder;
+
+  /** A serde for records of {@code schema} that also reads {@code history}'s versions of it. */
+  public AvroSerde(Schema schema, SchemaHistory history) {
+    this.schema = schema;
+    this.encoder = new BinaryMessageEncoder<>(SpecificData.get(), schema);
+    this.decoder = new BinaryMessageDecoder<>(SpecificData.get(), schema);
+    history.versionsOf(schema.getFullName()).forEach(decoder::addSchema);
+  }
+
+  /** Teach the decoder one more writer schema (tests of evolution use it). */
+  public void addWriterSchema(Schema writerSchema) {
+    decoder.addSchema(writerSchema);
+  }
+
+  public Schema schema() {
+    return schema;
+  }
+
+  public byte[] encode(T record) {
+    try {
+      ByteBuffer buffer = encoder.encode(record);
+      byte[] bytes = new byte[buffer.remaining()];
+      buffer.get(bytes);
+      return bytes;
+    } catch (IOException | AvroRuntimeException | NullPointerException | ClassCastException e) {
+      throw new SerializationException("cannot encode " + schema.getName() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Decodes, or throws {@link SerializationException} saying why the bytes are not a record of ours. */
+  public T decode(byte[] bytes) {
+    if (bytes == null || bytes.length == 0) {
+      throw new SerializationException("undecodable " + schema.getName() + ": no bytes");
+    }
+    try {
+      return decoder.decode(bytes);
+    } catch (IOException | AvroRuntimeException | IndexOutOfBoundsException | NegativeArraySizeException e) {
+      throw new SerializationException("undecodable " + schema.getName() + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public byte[] serialize(String topic, T data) {
+    return data == null ? null : encode(data);
+  }
+
+  @Override
+  public T deserialize(String topic, byte[] data) {
+    return data == null ? null : decode(data);
+  }
+
+  @Override
+  public Serializer<T> serializer() {
+    return this;
+  }
+
+  @Override
+  public Deserializer<T> deserializer() {
+    return this;
+  }
+
+  @Override
+  public void configure(java.util.Map<String, ?> configs, boolean isKey) {}
+
+  @Override
+  public void close() {}
+}

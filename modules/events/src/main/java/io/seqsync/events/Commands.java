@@ -1,0 +1,51 @@
+package io.seqsync.events;
+
+import io.seqsync.events.model.AckCursor;
+import io.seqsync.events.model.ChangeMembership;
+import io.seqsync.events.model.Command;
+import io.seqsync.events.model.MessageType;
+import io.seqsync.events.model.RecallMessage;
+import io.seqsync.events.model.ReportRead;
+import io.seqsync.events.model.SendMessage;
+import io.seqsync.events.model.UpdateDraft;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Builds commands on behalf of a caller (the user and device of a token). Immutable; each call
+ * gets a fresh commandId and the current time.
+ */
+public record Commands(long userId, String deviceId) {
+
+  public Command send(String convId, String clientMsgId, MessageType type, String content) {
+    return command(convId, new SendMessage(clientMsgId, type, content));
+  }
+
+  public Command sendText(String convId, String clientMsgId, String text) {
+    return send(convId, clientMsgId, MessageType.TEXT, text);
+  }
+
+  public Command recall(String convId, long seq) {
+    return command(convId, new RecallMessage(seq));
+  }
+
+  public Command ack(String convId, long seq) {
+    return command(convId, new AckCursor(seq));
+  }
+
+  public Command read(String convId, long seq) {
+    return command(convId, new ReportRead(seq));
+  }
+
+  public Command draft(String convId, String text) {
+    return command(convId, new UpdateDraft(text));
+  }
+
+  public Command membership(String convId, List<Long> add, List<Long> remove, String groupName) {
+    return command(convId, new ChangeMembership(add, remove, groupName));
+  }
+
+  private Command command(String convId, Object payload) {
+    return new Command(UUID.randomUUID().toString(), convId, userId, deviceId, System.currentTimeMillis(), payload);
+  }
+}

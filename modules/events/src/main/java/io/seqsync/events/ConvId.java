@@ -1,0 +1,66 @@
+package io.seqsync.events;
+
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * A conversation id. One-to-one: {@code d:{smallerUid}:{largerUid}}, the same whoever writes
+ * first. Group: {@code g:{id}} with 1-64 characters of {@code A-Za-z0-9_-}.
+ */
+public record ConvId(String value, Kind kind) {
+  public enum Kind { DIRECT, GROUP }
+
+  private static final Pattern GROUP_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+  private static final int MAX_LENGTH = 66;
+
+  public ConvId {
+    if (kindOf(value) != kind) {
+      throw new IllegalArgumentException("not a " + kind + " conversation id: " + value);
+    }
+  }
+
+  /** The one-to-one conversation of two distinct users. */
+  public static ConvId direct(long userA, long userB) {
+    if (userA <= 0 || userB <= 0 || userA == userB) {
+      throw new IllegalArgumentException("a direct conversation needs two distinct positive user ids");
+    }
+    return new ConvId("d:" + Math.min(userA, userB) + ":" + Math.max(userA, userB), Kind.DIRECT);
+  }
+
+  /** The id when {@code text} is a well-formed conversation id, else empty. */
+  public static Optional<ConvId> parse(String text) {
+    Kind kind = kindOf(text);
+    return kind == null ? Optional.empty() : Optional.of(new ConvId(text, kind));
+  }
+
+  /** For a direct conversation: is {@code userId} one of its two users? Groups answer false. */
+  public boolean namesUser(long userId) {
+    if (kind != Kind.DIRECT) {
+      return false;
+    }
+    String[] parts = value.split(":");
+    return Long.parseLong(parts[1]) == userId || Long.parseLong(parts[2]) == userId;
+  }
+
+  @Override
+  public String toString() {
+    return value;
+  }
+
+  private static Kind kindOf(String text) {
+    if (text == null || text.length() > MAX_LENGTH || text.length() < 3 || text.charAt(1) != ':') {
+      return null;
+    }
+    String rest = text.substring(2);
+    if (text.charAt(0) == 'g') {
+      return GROUP_ID.matcher(rest).matches() ? Kind.GROUP : null;
+    }
+    int colon = rest.indexOf(':');
+    if (text.charAt(0) != 'd' || colon < 0) {
+      return null;
+    }
+    long smaller = UserIds.parse(rest.substring(0, colon)).orElse(-1L);
+    long larger = UserIds.parse(rest.substring(colon + 1)).orElse(-1L);
+    return smaller > 0 && larger > smaller ? Kind.DIRECT : null;
+  }
+}

@@ -1,0 +1,27 @@
+package io.seqsync.events;
+
+import io.seqsync.events.model.Command;
+import io.seqsync.events.model.DuplicateCommand;
+import io.seqsync.events.model.Event;
+
+/** The serde of each record type, shared: they are thread-safe. Replace {@link AvroSerde} here to change the encoding. */
+public final class EventSerdes {
+  private static final AvroSerde<Command> COMMAND = new AvroSerde<>(Command.getClassSchema(), SchemaHistory.released());
+  private static final AvroSerde<Event> EVENT = new AvroSerde<>(Event.getClassSchema(), SchemaHistory.released());
+  private static final AvroSerde<DuplicateCommand> DUPLICATE =
+      new AvroSerde<>(DuplicateCommand.getClassSchema(), SchemaHistory.released());
+
+  private EventSerdes() {}
+
+  public static AvroSerde<Command> command() {
+    return COMMAND;
+  }
+
+  public static AvroSerde<Event> event() {
+    return EVENT;
+  }
+
+  public static AvroSerde<DuplicateCommand> duplicate() {
+    return DUPLICATE;
+  }
+}

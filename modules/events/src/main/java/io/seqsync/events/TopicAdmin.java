@@ -1,0 +1,57 @@
+package io.seqsync.events;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Creates seqsync's topics where missing and refuses to run on topics of the wrong shape. */
+public final class TopicAdmin {
+  private static final Logger log = LoggerFactory.getLogger(TopicAdmin.class);
+
+  private TopicAdmin() {}
+
+  /**
+   * Creates the missing topics; fails when an existing one has another partition count, because
+   * repartitioning would move conversations between partitions and break their order.
+   */
+  public static void ensure(String bootstrapServers, Topics topics, short replicationFactor) {
+    Properties props = new Properties();
+    props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    try (Admin admin = Admin.create(props)) {
+      Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+      List<NewTopic> missing = topics.all().stream()
+          .filter(topic -> !existing.contains(topic.name()))
+          .map(topic -> topic.newTopic(replicationFactor))
+          .toList();
+      if (!missing.isEmpty()) {
+        admin.createTopics(missing).all().get(30, TimeUnit.SECONDS);
+        log.info("created topics {}", missing.stream().map(NewTopic::name).toList());
+      }
+      Map<String, TopicDescription> described = admin
+          .describeTopics(topics.all().stream().map(Topic::name).toList())
+          .allTopicNames().get(30, TimeUnit.SECONDS);
+      for (Topic<?, ?> topic : topics.all()) {
+        int actual = described.get(topic.name()).partitions().size();
+        if (actual != topic.partitions()) {
+          throw new IllegalStateException("topic " + topic.name() + " has " + actual
+              + " partitions, the configuration says " + topic.partitions() + ": refusing to reorder conversations");
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while creating topics", e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("cannot create or describe topics on " + bootstrapServers + ": " + e.getMessage(), e);
+    }
+  }
+}

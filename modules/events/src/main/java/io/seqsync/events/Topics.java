@@ -1,0 +1,68 @@
+package io.seqsync.events;
+
+import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.events.model.Command;
+import io.seqsync.events.model.DuplicateCommand;
+import io.seqsync.events.model.Event;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.serialization.Serdes;
+
+/**
+ * The topics of seqsync, declared once. Commands and events are keyed by convId and have the same
+ * partition count, so everything that happens to a conversation is totally ordered in one
+ * partition of each.
+ */
+public final class Topics {
+  private static final String FOREVER = "-1";
+  private static final String WEEK_MS = String.valueOf(7L * 24 * 3600 * 1000);
+  private static final String DAY_MS = String.valueOf(24L * 3600 * 1000);
+  private static final String MONTH_MS = String.valueOf(30L * 24 * 3600 * 1000);
+
+  private final Topic<String, Command> commands;
+  private final Topic<String, Event> events;
+  private final Topic<String, DuplicateCommand> replies;
+  private final Topic<byte[], byte[]> deadLetters;
+
+  private Topics(String prefix, int partitions) {
+    // Commands are consumed once by the sequencer; a week leaves room for an outage.
+    commands = new Topic<>(prefix + "commands", partitions, Serdes.String(), EventSerdes.command(),
+        Map.of("retention.ms", WEEK_MS));
+    // The event log is the store of record: every projection is rebuilt from it, so it is kept forever.
+    events = new Topic<>(prefix + "events", partitions, Serdes.String(), EventSerdes.event(),
+        Map.of("retention.ms", FOREVER, "retention.bytes", FOREVER));
+    // Replies only matter while an ingress waits for them.
+    replies = new Topic<>(prefix + "replies", partitions, Serdes.String(), EventSerdes.duplicate(),
+        Map.of("retention.ms", DAY_MS));
+    deadLetters = new Topic<>(prefix + "commands.dlq", 1, Serdes.ByteArray(), Serdes.ByteArray(),
+        Map.of("retention.ms", MONTH_MS));
+  }
+
+  public static Topics from(SeqsyncConfig.Kafka kafka) {
+    return new Topics(kafka.topicPrefix(), kafka.commandPartitions());
+  }
+
+  /** Client commands, keyed by convId. */
+  public Topic<String, Command> commands() {
+    return commands;
+  }
+
+  /** Sequenced events, keyed by convId: the event log every projection is built from. */
+  public Topic<String, Event> events() {
+    return events;
+  }
+
+  /** Answers to commands that produced no event (duplicates), keyed by convId. */
+  public Topic<String, DuplicateCommand> replies() {
+    return replies;
+  }
+
+  /** Commands that could not be decoded or were invalid, as received, with the reason in headers. */
+  public Topic<byte[], byte[]> deadLetters() {
+    return deadLetters;
+  }
+
+  public List<Topic<?, ?>> all() {
+    return List.of(commands, events, replies, deadLetters);
+  }
+}

@@ -1,0 +1,169 @@
+package io.seqsync.localstack;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import kafka.tools.StorageTool;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Time;
+
+/**
+ * A real single-node Kafka broker, in this JVM: KRaft in combined mode (broker and controller in
+ * one node), bound to 127.0.0.1. Its data directory is formatted once and reused, so topics and
+ * records survive a restart.
+ */
+public final class EmbeddedKafka implements AutoCloseable {
+  // Written into meta.properties when the directory is formatted: it must never change afterwards.
+  private static final int NODE_ID = 1;
+  private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+
+  private final KafkaRaftServer server;
+  private final String bootstrapServers;
+  private boolean closed;
+
+  private EmbeddedKafka(KafkaRaftServer server, String bootstrapServers) {
+    this.server = server;
+    this.bootstrapServers = bootstrapServers;
+  }
+
+  /**
+   * Starts a broker keeping its data in {@code dir}, listening for clients on {@code port} (0: a
+   * free port), and returns once it serves requests.
+   */
+  public static EmbeddedKafka start(Path dir, int port) {
+    Path logDir = dir.toAbsolutePath();
+    String bootstrapServers = "127.0.0.1:" + FreePorts.orPick(port);
+    Properties config = brokerConfig(logDir, bootstrapServers, "127.0.0.1:" + FreePorts.pick());
+    if (!Files.exists(logDir.resolve("meta.properties"))) {
+      format(config);
+    }
+    KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(config), Time.SYSTEM);
+    EmbeddedKafka kafka = new EmbeddedKafka(server, bootstrapServers);
+    try {
+      server.startup();
+      kafka.awaitReady();
+    } catch (RuntimeException e) {
+      kafka.close();
+      throw e;
+    }
+    return kafka;
+  }
+
+  /** {@code 127.0.0.1:port}, for the clients' {@code bootstrap.servers}. */
+  public String bootstrapServers() {
+    return bootstrapServers;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (!closed) {
+      closed = true;
+      server.shutdown();
+      server.awaitShutdown();
+    }
+  }
+
+  // The controller port is picked anew at each start. A static voter list takes the controller's
+  // address from this config every time; a dynamic quorum (format --standalone) would record it in
+  // the metadata log and depend on the node re-announcing a changed one.
+  private static Properties brokerConfig(Path logDir, String brokerAddress, String controllerAddress) {
+    Properties config = new Properties();
+    config.putAll(Map.ofEntries(
+        Map.entry("process.roles", "broker,controller"),
+        Map.entry("node.id", String.valueOf(NODE_ID)),
+        Map.entry("controller.quorum.voters", NODE_ID + "@" + controllerAddress),
+        Map.entry("listeners", "PLAINTEXT://" + brokerAddress + ",CONTROLLER://" + controllerAddress),
+        Map.entry("advertised.listeners", "PLAINTEXT://" + brokerAddress),
+        Map.entry("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"),
+        Map.entry("controller.listener.names", "CONTROLLER"),
+        Map.entry("inter.broker.listener.name", "PLAINTEXT"),
+        Map.entry("log.dirs", logDir.toString()),
+        // One node: every replication factor and min ISR is 1, internal topics included.
+        Map.entry("default.replication.factor", "1"),
+        Map.entry("min.insync.replicas", "1"),
+        Map.entry("offsets.topic.replication.factor", "1"),
+        Map.entry("transaction.state.log.replication.factor", "1"),
+        Map.entry("transaction.state.log.min.isr", "1"),
+        Map.entry("share.coordinator.state.topic.replication.factor", "1"),
+        Map.entry("share.coordinator.state.topic.min.isr", "1"),
+        // Fewer internal partitions than the default 50: the first consumer group and the first
+        // transaction create these topics, and a laptop does not need that parallelism.
+        Map.entry("offsets.topic.num.partitions", "8"),
+        Map.entry("transaction.state.log.num.partitions", "8"),
+        Map.entry("num.partitions", "1"),
+        // Topics are declared by the application (TopicAdmin); a typo must not create one.
+        Map.entry("auto.create.topics.enable", "false"),
+        Map.entry("group.initial.rebalance.delay.ms", "0"),
+        Map.entry("log.segment.bytes", String.valueOf(16 * 1024 * 1024)),
+        Map.entry("num.network.threads", "2"),
+        Map.entry("num.io.threads", "4")));
+    return config;
+  }
+
+  // StorageTool.execute, not main: main ends with System.exit.
+  private static void format(Properties config) {
+    Path file = null;
+    ByteArrayOutputStream output = new ByteArrayOutputStream();
+    try {
+      file = Files.createTempFile("seqsync-kafka-", ".properties");
+      try (OutputStream out = Files.newOutputStream(file)) {
+        config.store(out, "seqsync embedded Kafka");
+      }
+      String[] args = {"format", "--cluster-id", Uuid.randomUuid().toString(), "--config", file.toString()};
+      int exitCode;
+      try (PrintStream printStream = new PrintStream(output, true, StandardCharsets.UTF_8)) {
+        exitCode = StorageTool.execute(args, printStream);
+      }
+      if (exitCode != 0) {
+        throw new IllegalStateException("kafka-storage format failed (" + exitCode + "): " + output.toString(StandardCharsets.UTF_8));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot format Kafka storage in " + config.getProperty("log.dirs"), e);
+    } catch (RuntimeException e) { // TerseFailure and FormatterException report bad settings
+      throw new IllegalStateException("kafka-storage format failed: " + e.getMessage() + " " + output.toString(StandardCharsets.UTF_8), e);
+    } finally {
+      deleteQuietly(file);
+    }
+  }
+
+  // startup() returns once the broker is unfenced; a client round trip proves it serves requests.
+  private void awaitReady() {
+    try (Admin admin = Admin.create(Map.of(
+        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+        AdminClientConfig.CLIENT_ID_CONFIG, "seqsync-embedded-kafka-probe"))) {
+      int timeoutMs = (int) READY_TIMEOUT.toMillis();
+      if (admin.describeCluster(new DescribeClusterOptions().timeoutMs(timeoutMs)).nodes().get().isEmpty()) {
+        throw new IllegalStateException("Kafka at " + bootstrapServers + " reports no broker");
+      }
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("Kafka at " + bootstrapServers + " did not become ready", e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for Kafka", e);
+    }
+  }
+
+  private static void deleteQuietly(Path file) {
+    if (file != null) {
+      try {
+        Files.deleteIfExists(file);
+      } catch (IOException ignored) {
+        // a leftover file in the temp directory is harmless
+      }
+    }
+  }
+}

@@ -1,0 +1,66 @@
+package io.seqsync.localstack;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+
+/**
+ * A real PostgreSQL server (zonky's packaged binaries) run as a child process. Its cluster lives in
+ * {@code dir/data} and is kept across restarts; the binaries are unpacked once into {@code dir/work}.
+ * Authentication is {@code trust} for the superuser {@code postgres}, on loopback only.
+ */
+public final class LocalPostgres implements AutoCloseable {
+  private static final String USER = "postgres";
+
+  private final EmbeddedPostgres postgres;
+  private final String jdbcUrl;
+
+  private LocalPostgres(EmbeddedPostgres postgres) {
+    this.postgres = postgres;
+    this.jdbcUrl = "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/postgres";
+  }
+
+  /**
+   * Starts PostgreSQL on {@code port} (0: a free port), creating its cluster on first use. A busy
+   * port fails at once: zonky would otherwise wait for, and then talk to, whatever listens there.
+   */
+  public static LocalPostgres start(Path dir, int port) {
+    Path root = dir.toAbsolutePath();
+    try {
+      // initdb runs only when dir/data holds no cluster yet; the shutdown hook stops the server
+      // if the JVM exits without close(), so no postmaster is left running.
+      return new LocalPostgres(EmbeddedPostgres.builder()
+          .setOverrideWorkingDirectory(root.resolve("work").toFile())
+          .setDataDirectory(root.resolve("data"))
+          .setCleanDataDirectory(false)
+          .setPort(port == 0 ? FreePorts.pick() : FreePorts.requireFree(port))
+          .start());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start PostgreSQL in " + root, e);
+    }
+  }
+
+  /** The {@code postgres} database. */
+  public String jdbcUrl() {
+    return jdbcUrl;
+  }
+
+  public String user() {
+    return USER;
+  }
+
+  /** Empty: the server trusts local connections. */
+  public String password() {
+    return "";
+  }
+
+  @Override
+  public void close() {
+    try {
+      postgres.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot stop PostgreSQL", e);
+    }
+  }
+}

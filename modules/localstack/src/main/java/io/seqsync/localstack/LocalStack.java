@@ -1,0 +1,176 @@
+package io.seqsync.localstack;
+
+import io.seqsync.config.SeqsyncConfig;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Kafka, PostgreSQL and Redis for seqsync: each one is the configured external server, or, when
+ * none is configured, an embedded one under {@code dataDir}. So the whole backend runs on a machine
+ * with nothing but a JDK.
+ */
+public final class LocalStack implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(LocalStack.class);
+
+  private final String kafkaBootstrapServers;
+  private final String postgresJdbcUrl;
+  private final String postgresUser;
+  private final String postgresPassword;
+  private final String redisUri;
+  private final List<AutoCloseable> started;
+
+  private LocalStack(
+      String kafkaBootstrapServers, String postgresJdbcUrl, String postgresUser, String postgresPassword,
+      String redisUri, List<AutoCloseable> started) {
+    this.kafkaBootstrapServers = kafkaBootstrapServers;
+    this.postgresJdbcUrl = postgresJdbcUrl;
+    this.postgresUser = postgresUser;
+    this.postgresPassword = postgresPassword;
+    this.redisUri = redisUri;
+    this.started = started;
+  }
+
+  /**
+   * Starts the embedded servers that {@code config} does not replace with an external address, in
+   * parallel since each takes seconds, and returns when all of them serve requests.
+   */
+  public static LocalStack start(SeqsyncConfig config) {
+    Path dataDir = config.dataDir();
+    ExecutorService executor = Executors.newFixedThreadPool(3, runnable -> {
+      Thread thread = new Thread(runnable, "localstack-start");
+      thread.setDaemon(true);
+      return thread;
+    });
+    try {
+      CompletableFuture<EmbeddedKafka> kafka = startUnless(config.kafka().bootstrapServers(), "Kafka",
+          dataDir.resolve("kafka"), dir -> EmbeddedKafka.start(dir, config.kafka().embeddedPort()),
+          EmbeddedKafka::bootstrapServers, executor);
+      CompletableFuture<LocalPostgres> postgres = startUnless(config.postgres().jdbcUrl(), "PostgreSQL",
+          dataDir.resolve("postgres"), dir -> LocalPostgres.start(dir, config.postgres().embeddedPort()),
+          LocalPostgres::jdbcUrl, executor);
+      CompletableFuture<LocalRedis> redis = startUnless(config.redis().uri(), "Redis",
+          dataDir.resolve("redis"), dir -> LocalRedis.start(dir, config.redis().embeddedPort()),
+          LocalRedis::uri, executor);
+      List<AutoCloseable> started = awaitAll(List.of(kafka, postgres, redis));
+
+      EmbeddedKafka embeddedKafka = kafka.join();
+      LocalPostgres embeddedPostgres = postgres.join();
+      LocalRedis embeddedRedis = redis.join();
+      return new LocalStack(
+          embeddedKafka == null ? config.kafka().bootstrapServers().orElseThrow() : embeddedKafka.bootstrapServers(),
+          embeddedPostgres == null ? config.postgres().jdbcUrl().orElseThrow() : embeddedPostgres.jdbcUrl(),
+          embeddedPostgres == null ? config.postgres().user() : embeddedPostgres.user(),
+          embeddedPostgres == null ? config.postgres().password() : embeddedPostgres.password(),
+          embeddedRedis == null ? config.redis().uri().orElseThrow() : embeddedRedis.uri(),
+          started);
+    } finally {
+      executor.shutdown();
+    }
+  }
+
+  public String kafkaBootstrapServers() {
+    return kafkaBootstrapServers;
+  }
+
+  public String postgresJdbcUrl() {
+    return postgresJdbcUrl;
+  }
+
+  public String postgresUser() {
+    return postgresUser;
+  }
+
+  public String postgresPassword() {
+    return postgresPassword;
+  }
+
+  public String redisUri() {
+    return redisUri;
+  }
+
+  /** Stops the embedded servers, the last started first; the external ones are not ours to stop. */
+  @Override
+  public void close() {
+    closeAll(started);
+  }
+
+  // A null result stands for "external, nothing started".
+  private static <T> CompletableFuture<T> startUnless(
+      Optional<String> external, String name, Path dir, Function<Path, T> embedded, Function<T, String> address,
+      ExecutorService executor) {
+    if (external.isPresent()) {
+      log.info("{}: external at {}", name, withoutSecrets(external.get()));
+      return CompletableFuture.completedFuture(null);
+    }
+    return CompletableFuture.supplyAsync(() -> {
+      long begin = System.nanoTime();
+      T server = embedded.apply(dir);
+      log.info("{}: embedded at {}, data in {}, started in {} ms",
+          name, address.apply(server), dir, (System.nanoTime() - begin) / 1_000_000);
+      return server;
+    }, executor);
+  }
+
+  // Waits for every start, failed or not, so that on failure the servers that did come up are
+  // stopped rather than left running.
+  private static List<AutoCloseable> awaitAll(List<CompletableFuture<? extends AutoCloseable>> starts) {
+    CompletableFuture.allOf(starts.toArray(CompletableFuture[]::new)).exceptionally(failure -> null).join();
+    List<AutoCloseable> started = new ArrayList<>();
+    RuntimeException failure = null;
+    for (CompletableFuture<? extends AutoCloseable> start : starts) {
+      try {
+        AutoCloseable server = start.join();
+        if (server != null) {
+          started.add(server);
+        }
+      } catch (CompletionException e) {
+        RuntimeException cause = e.getCause() instanceof RuntimeException runtime ? runtime : e;
+        if (failure == null) {
+          failure = cause;
+        } else {
+          failure.addSuppressed(cause);
+        }
+      }
+    }
+    if (failure != null) {
+      closeAll(started);
+      throw failure;
+    }
+    return started;
+  }
+
+  private static void closeAll(List<AutoCloseable> servers) {
+    RuntimeException failure = null;
+    for (int i = servers.size() - 1; i >= 0; i--) {
+      try {
+        servers.get(i).close();
+      } catch (Exception e) {
+        RuntimeException wrapped = e instanceof RuntimeException runtime ? runtime : new IllegalStateException(e);
+        if (failure == null) {
+          failure = wrapped;
+        } else {
+          failure.addSuppressed(wrapped);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  // Connection strings may carry credentials (user:password@host, ?password=...): keep them out of logs.
+  private static String withoutSecrets(String address) {
+    int query = address.indexOf('?');
+    String withoutQuery = query < 0 ? address : address.substring(0, query);
+    return withoutQuery.replaceFirst("//[^/@]*@", "//***@");
+  }
+}

@@ -1,0 +1,239 @@
+package io.seqsync.sequencer;
+
+import static io.seqsync.sequencer.SequencerStores.key;
+
+import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.events.AvroSerde;
+import io.seqsync.events.ConvId;
+import io.seqsync.events.EventSerdes;
+import io.seqsync.events.model.AckCursor;
+import io.seqsync.events.model.ChangeMembership;
+import io.seqsync.events.model.Command;
+import io.seqsync.events.model.CommandRejected;
+import io.seqsync.events.model.CursorAdvanced;
+import io.seqsync.events.model.DraftUpdated;
+import io.seqsync.events.model.DuplicateCommand;
+import io.seqsync.events.model.Event;
+import io.seqsync.events.model.MembershipChanged;
+import io.seqsync.events.model.Message;
+import io.seqsync.events.model.MessageAppended;
+import io.seqsync.events.model.MessageType;
+import io.seqsync.events.model.ReadAdvanced;
+import io.seqsync.events.model.RecallApplied;
+import io.seqsync.events.model.RecallMessage;
+import io.seqsync.events.model.RejectReason;
+import io.seqsync.events.model.ReportRead;
+import io.seqsync.events.model.SendMessage;
+import io.seqsync.events.model.UpdateDraft;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.WindowStore;
+import org.apache.kafka.streams.state.WindowStoreIterator;
+
+/**
+ * Turns commands into events, one conversation partition at a time: gives each appended message
+ * the conversation's next seq, answers repeated sends and recalls with what the original produced,
+ * moves cursors and read positions forward only, and sends what it cannot decode or accept to the
+ * dead-letter topic. Store errors are never caught: falling back to an empty store would restart
+ * a conversation's seq at 1. One instance per stream task, so not shared between threads.
+ */
+final class CommandProcessor implements Processor<byte[], byte[], Object, Object> {
+  static final String EVENTS_SINK = "events-sink";
+  static final String REPLIES_SINK = "replies-sink";
+  static final String DEAD_LETTER_SINK = "dead-letter-sink";
+  static final String REASON_HEADER = "seqsync.dlq.reason";
+  static final String SOURCE_HEADER = "seqsync.dlq.source";
+
+  private final AvroSerde<Command> commandSerde = EventSerdes.command();
+  private final CommandValidator validator;
+  private final long dedupWindowMs;
+
+  private ProcessorContext<Object, Object> context;
+  private KeyValueStore<String, Long> convSeq;
+  private WindowStore<String, DedupEntry> dedup;
+  private KeyValueStore<String, DedupEntry> recalls;
+  private KeyValueStore<Integer, Long> msgIdClock;
+  private KeyValueStore<String, Long> cursors;
+  private KeyValueStore<String, Long> reads;
+  private int partition;
+  private MsgIdGenerator msgIds;
+
+  CommandProcessor(SeqsyncConfig.Sequencer settings) {
+    this.validator = new CommandValidator(settings.maxContentBytes());
+    this.dedupWindowMs = settings.dedupWindow().toMillis();
+  }
+
+  @Override
+  public void init(ProcessorContext<Object, Object> context) {
+    this.context = context;
+    convSeq = context.getStateStore(SequencerStores.CONV_SEQ);
+    dedup = context.getStateStore(SequencerStores.DEDUP);
+    recalls = context.getStateStore(SequencerStores.RECALLS);
+    msgIdClock = context.getStateStore(SequencerStores.MSG_ID_CLOCK);
+    cursors = context.getStateStore(SequencerStores.CURSORS);
+    reads = context.getStateStore(SequencerStores.READS);
+    partition = context.taskId().partition();
+    Long lastIssued = msgIdClock.get(partition);
+    msgIds = new MsgIdGenerator(partition, lastIssued == null ? 0 : lastIssued);
+  }
+
+  @Override
+  public void process(Record<byte[], byte[]> record) {
+    String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
+    Command command;
+    try {
+      command = commandSerde.decode(record.value());
+    } catch (SerializationException e) {
+      deadLetter(record, e.getMessage());
+      return;
+    }
+    Optional<String> problem = validator.problem(key, command);
+    if (problem.isPresent()) {
+      deadLetter(record, problem.get());
+      if (ConvId.parse(key).isPresent() && key.equals(command.getConvId())) {
+        reject(command, RejectReason.INVALID_COMMAND, problem.get(), record.timestamp());
+      }
+      return;
+    }
+    apply(command, record.timestamp());
+  }
+
+  private void apply(Command command, long timestamp) {
+    Object payload = command.getPayload();
+    if (payload instanceof SendMessage send) {
+      send(command, send, timestamp);
+    } else if (payload instanceof RecallMessage recall) {
+      recall(command, recall, timestamp);
+    } else if (payload instanceof AckCursor ack) {
+      advance(cursors, key(command.getUserId(), command.getDeviceId(), command.getConvId()), command, ack.getSeq())
+          .ifPresent(seq -> emit(command, new CursorAdvanced(command.getUserId(), command.getDeviceId(), seq), timestamp));
+    } else if (payload instanceof ReportRead read) {
+      advance(reads, key(command.getUserId(), command.getConvId()), command, read.getSeq())
+          .ifPresent(seq -> emit(command, new ReadAdvanced(command.getUserId(), command.getDeviceId(), seq), timestamp));
+    } else if (payload instanceof UpdateDraft draft) {
+      emit(command, new DraftUpdated(command.getUserId(), command.getDeviceId(), draft.getText()), timestamp);
+    } else if (payload instanceof ChangeMembership change) {
+      Message notice = append(command, command.getCommandId(), MessageType.SYSTEM, membershipNotice(command, change));
+      emit(command, new MembershipChanged(notice, change.getAdd(), change.getRemove(), change.getGroupName()), timestamp);
+    }
+  }
+
+  private void send(Command command, SendMessage send, long timestamp) {
+    String dedupKey = key(command.getConvId(), send.getClientMsgId());
+    DedupEntry original = withinDedupWindow(dedupKey, timestamp);
+    if (original != null) {
+      reply(command, original, timestamp);
+      return;
+    }
+    Message message = append(command, send.getClientMsgId(), send.getType(), send.getContent());
+    dedup.put(dedupKey, new DedupEntry(message.getMsgId(), message.getSeq()), timestamp);
+    emit(command, new MessageAppended(message), timestamp);
+  }
+
+  private void recall(Command command, RecallMessage recall, long timestamp) {
+    if (recall.getSeq() > latestSeq(command.getConvId())) {
+      reject(command, RejectReason.NO_SUCH_MESSAGE, "no message at seq " + recall.getSeq(), timestamp);
+      return;
+    }
+    String recallKey = key(command.getConvId(), recall.getSeq());
+    DedupEntry earlierNotice = recalls.get(recallKey);
+    if (earlierNotice != null) {
+      reply(command, earlierNotice, timestamp);
+      return;
+    }
+    Message notice = append(command, command.getCommandId(), MessageType.RECALL, Long.toString(recall.getSeq()));
+    recalls.put(recallKey, new DedupEntry(notice.getMsgId(), notice.getSeq()));
+    emit(command, new RecallApplied(notice, recall.getSeq()), timestamp);
+  }
+
+  /** Appends a message at the conversation's next seq. */
+  private Message append(Command command, String clientMsgId, MessageType type, String content) {
+    long seq = latestSeq(command.getConvId()) + 1;
+    convSeq.put(command.getConvId(), seq);
+    long now = context.currentSystemTimeMs();
+    long msgId = msgIds.next(now);
+    msgIdClock.put(partition, msgId);
+    return Message.newBuilder()
+        .setMsgId(msgId)
+        .setConvId(command.getConvId())
+        .setSeq(seq)
+        .setSenderId(command.getUserId())
+        .setSenderDevice(command.getDeviceId())
+        .setClientMsgId(clientMsgId)
+        .setType(type)
+        .setContent(content)
+        .setCreateTime(now)
+        .build();
+  }
+
+  /**
+   * Moves a forward-only position: clamped to the latest seq (an ack beyond it is dirty data),
+   * and a move backwards or nowhere is swallowed (R12). Empty when nothing moved.
+   */
+  private OptionalLong advance(KeyValueStore<String, Long> positions, String positionKey, Command command, long requested) {
+    long target = Math.min(requested, latestSeq(command.getConvId()));
+    Long current = positions.get(positionKey);
+    if (target <= (current == null ? 0 : current)) {
+      return OptionalLong.empty();
+    }
+    positions.put(positionKey, target);
+    return OptionalLong.of(target);
+  }
+
+  private long latestSeq(String convId) {
+    Long latest = convSeq.get(convId);
+    return latest == null ? 0 : latest;
+  }
+
+  private DedupEntry withinDedupWindow(String dedupKey, long timestamp) {
+    Instant from = Instant.ofEpochMilli(Math.max(0, timestamp - dedupWindowMs));
+    Instant to = Instant.ofEpochMilli(timestamp + dedupWindowMs);
+    try (WindowStoreIterator<DedupEntry> found = dedup.fetch(dedupKey, from, to)) {
+      return found.hasNext() ? found.next().value : null;
+    }
+  }
+
+  private static String membershipNotice(Command command, ChangeMembership change) {
+    return "{\"event\":\"membership\",\"by\":\"" + command.getUserId() + "\",\"added\":" + jsonIds(change.getAdd())
+        + ",\"removed\":" + jsonIds(change.getRemove()) + "}";
+  }
+
+  private static String jsonIds(List<Long> ids) {
+    return ids.stream().map(id -> "\"" + id + "\"").collect(Collectors.joining(",", "[", "]"));
+  }
+
+  private void emit(Command command, Object payload, long timestamp) {
+    Event event = new Event(command.getConvId(), command.getCommandId(), context.currentSystemTimeMs(), payload);
+    context.forward(new Record<Object, Object>(command.getConvId(), event, timestamp), EVENTS_SINK);
+  }
+
+  private void reject(Command command, RejectReason reason, String detail, long timestamp) {
+    emit(command, new CommandRejected(reason, detail), timestamp);
+  }
+
+  private void reply(Command command, DedupEntry original, long timestamp) {
+    DuplicateCommand duplicate =
+        new DuplicateCommand(command.getCommandId(), command.getConvId(), original.msgId(), original.seq());
+    context.forward(new Record<Object, Object>(command.getConvId(), duplicate, timestamp), REPLIES_SINK);
+  }
+
+  private void deadLetter(Record<byte[], byte[]> record, String reason) {
+    RecordHeaders headers = new RecordHeaders(record.headers().toArray());
+    headers.add(REASON_HEADER, String.valueOf(reason).getBytes(StandardCharsets.UTF_8));
+    String source = context.recordMetadata()
+        .map(meta -> meta.topic() + "/" + meta.partition() + "@" + meta.offset())
+        .orElse("unknown");
+    headers.add(SOURCE_HEADER, source.getBytes(StandardCharsets.UTF_8));
+    context.forward(new Record<Object, Object>(record.key(), record.value(), record.timestamp(), headers), DEAD_LETTER_SINK);
+  }
+}

@@ -1,0 +1,110 @@
+package io.seqsync.sequencer;
+
+import io.seqsync.events.ConvId;
+import io.seqsync.events.DeviceIds;
+import io.seqsync.events.model.AckCursor;
+import io.seqsync.events.model.ChangeMembership;
+import io.seqsync.events.model.Command;
+import io.seqsync.events.model.MessageType;
+import io.seqsync.events.model.RecallMessage;
+import io.seqsync.events.model.ReportRead;
+import io.seqsync.events.model.SendMessage;
+import io.seqsync.events.model.UpdateDraft;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Decides whether a decoded command is well-formed. The ingress validates first; this is the last
+ * line, so that nothing malformed from any producer reaches the event log. Thread-safe (immutable).
+ */
+final class CommandValidator {
+  static final int MAX_ID_LENGTH = 128;
+  static final int MAX_MEMBERSHIP_CHANGE = 10_000;
+  private static final Set<MessageType> CLIENT_TYPES = Set.of(MessageType.TEXT, MessageType.IMAGE, MessageType.FILE);
+
+  private final int maxContentBytes;
+
+  CommandValidator(int maxContentBytes) {
+    this.maxContentBytes = maxContentBytes;
+  }
+
+  /** Why the command is invalid, or empty when it is valid. */
+  Optional<String> problem(String recordKey, Command command) {
+    Optional<ConvId> convId = ConvId.parse(command.getConvId());
+    if (convId.isEmpty()) {
+      return Optional.of("malformed convId");
+    }
+    if (!command.getConvId().equals(recordKey)) {
+      return Optional.of("record key does not match convId");
+    }
+    if (!isId(command.getCommandId())) {
+      return Optional.of("malformed commandId");
+    }
+    if (command.getUserId() <= 0 || !DeviceIds.isValid(command.getDeviceId())) {
+      return Optional.of("malformed caller");
+    }
+    if (convId.get().kind() == ConvId.Kind.DIRECT && !convId.get().namesUser(command.getUserId())) {
+      return Optional.of("caller is not a member of the conversation");
+    }
+    return payloadProblem(convId.get(), command.getPayload());
+  }
+
+  private Optional<String> payloadProblem(ConvId convId, Object payload) {
+    if (payload instanceof SendMessage send) {
+      if (!isId(send.getClientMsgId())) {
+        return Optional.of("malformed clientMsgId");
+      }
+      if (!CLIENT_TYPES.contains(send.getType())) {
+        return Optional.of("message type " + send.getType() + " cannot be sent by a client");
+      }
+      return tooLarge(send.getContent(), "content");
+    }
+    if (payload instanceof RecallMessage recall) {
+      return recall.getSeq() < 1 ? Optional.of("seq must be positive") : Optional.empty();
+    }
+    if (payload instanceof AckCursor ack) {
+      return ack.getSeq() < 0 ? Optional.of("seq must not be negative") : Optional.empty();
+    }
+    if (payload instanceof ReportRead read) {
+      return read.getSeq() < 0 ? Optional.of("seq must not be negative") : Optional.empty();
+    }
+    if (payload instanceof UpdateDraft draft) {
+      return tooLarge(draft.getText(), "draft");
+    }
+    if (payload instanceof ChangeMembership change) {
+      return membershipProblem(convId, change);
+    }
+    return Optional.of("unknown command payload");
+  }
+
+  private Optional<String> membershipProblem(ConvId convId, ChangeMembership change) {
+    if (convId.kind() != ConvId.Kind.GROUP) {
+      return Optional.of("membership changes only apply to groups");
+    }
+    List<Long> add = change.getAdd();
+    List<Long> remove = change.getRemove();
+    if (add.isEmpty() && remove.isEmpty()) {
+      return Optional.of("membership change adds and removes nobody");
+    }
+    if (add.size() + remove.size() > MAX_MEMBERSHIP_CHANGE) {
+      return Optional.of("membership change too large");
+    }
+    if (add.stream().anyMatch(id -> id <= 0) || remove.stream().anyMatch(id -> id <= 0)) {
+      return Optional.of("user ids must be positive");
+    }
+    return change.getGroupName() == null ? Optional.empty() : tooLarge(change.getGroupName(), "group name");
+  }
+
+  private Optional<String> tooLarge(String text, String what) {
+    return text.getBytes(StandardCharsets.UTF_8).length > maxContentBytes
+        ? Optional.of(what + " exceeds " + maxContentBytes + " bytes")
+        : Optional.empty();
+  }
+
+  // Ids are printable: no control characters (NUL separates parts of store keys).
+  private static boolean isId(String id) {
+    return id != null && !id.isEmpty() && id.length() <= MAX_ID_LENGTH && id.chars().noneMatch(Character::isISOControl);
+  }
+}

@@ -1,0 +1,112 @@
+package io.seqsync.sequencer;
+
+import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.events.TopicAdmin;
+import io.seqsync.events.Topics;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Runs the sequencer topology with exactly-once v2 against a Kafka cluster. */
+public final class SequencerService implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(SequencerService.class);
+
+  private final KafkaStreams streams;
+
+  private SequencerService(KafkaStreams streams) {
+    this.streams = streams;
+  }
+
+  /** Creates the topics if needed and starts the sequencer; returns once it is running. */
+  public static SequencerService start(String bootstrapServers, SeqsyncConfig config) {
+    Topics topics = Topics.from(config.kafka());
+    TopicAdmin.ensure(bootstrapServers, topics, config.kafka().replicationFactor());
+    KafkaStreams streams = new KafkaStreams(
+        SequencerTopology.build(topics, config.sequencer()), streamsProperties(bootstrapServers, config));
+    // An exception escaping the processor is a bug or a broken store; continuing would skip or
+    // misnumber commands, so this instance stops and its partitions move to a healthy one.
+    streams.setUncaughtExceptionHandler(error -> {
+      log.error("sequencer stream thread failed; shutting this instance down", error);
+      return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+    });
+    streams.start();
+    SequencerService service = new SequencerService(streams);
+    service.awaitRunning(Duration.ofMinutes(2));
+    log.info("sequencer running: application.id={} on {}", config.sequencer().applicationId(), bootstrapServers);
+    return service;
+  }
+
+  static Properties streamsProperties(String bootstrapServers, SeqsyncConfig config) {
+    SeqsyncConfig.Sequencer settings = config.sequencer();
+    Properties props = new Properties();
+    props.put(StreamsConfig.APPLICATION_ID_CONFIG, settings.applicationId());
+    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+    props.put(StreamsConfig.STATE_DIR_CONFIG, config.dataDir().resolve("streams").toString());
+    props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, settings.streamThreads());
+    props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, settings.commitInterval().toMillis());
+    props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.kafka().replicationFactor());
+    // A crashed instance's partitions move after this long (the broker's minimum is 6 s).
+    props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG),
+        (int) settings.sessionTimeout().toMillis());
+    props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG),
+        (int) Math.max(500, settings.sessionTimeout().toMillis() / 4));
+    return props;
+  }
+
+  public KafkaStreams.State state() {
+    return streams.state();
+  }
+
+  private void awaitRunning(Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (streams.state() != KafkaStreams.State.RUNNING) {
+      if (streams.state() == KafkaStreams.State.ERROR || streams.state() == KafkaStreams.State.NOT_RUNNING
+          || System.nanoTime() > deadline) {
+        throw new IllegalStateException("sequencer did not reach RUNNING, state " + streams.state());
+      }
+      sleep(50);
+    }
+  }
+
+  @Override
+  public void close() {
+    streams.close(Duration.ofSeconds(30));
+  }
+
+  /** Runs the sequencer alone, against the Kafka named by {@code SEQSYNC_KAFKA_BOOTSTRAP_SERVERS}. */
+  public static void main(String[] args) throws InterruptedException {
+    SeqsyncConfig config = ConfigLoader.fromEnvironment();
+    String bootstrap = config.kafka().bootstrapServers()
+        .orElseThrow(() -> new IllegalArgumentException("set SEQSYNC_KAFKA_BOOTSTRAP_SERVERS"));
+    SequencerService service = start(bootstrap, config);
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      service.close();
+      stopped.countDown();
+    }, "sequencer-shutdown"));
+    service.streams.setStateListener((newState, oldState) -> {
+      if (newState == KafkaStreams.State.ERROR || newState == KafkaStreams.State.NOT_RUNNING) {
+        stopped.countDown();
+      }
+    });
+    stopped.await();
+    System.exit(service.state() == KafkaStreams.State.ERROR ? 1 : 0);
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+}
