@@ -64,7 +64,8 @@ public final class ConfigLoader {
             integer("kafka.embedded-port", 9092)),
         new SeqsyncConfig.Postgres(
             optional("postgres.jdbc-url"), string("postgres.user", "postgres"), string("postgres.password", ""),
-            integer("postgres.embedded-port", 15432)),
+            integer("postgres.embedded-port", 15432),
+            integer("postgres.pool-size", 16)),
         new SeqsyncConfig.Redis(optional("redis.uri"), integer("redis.embedded-port", 16379)),
         new SeqsyncConfig.Sequencer(
             string("sequencer.application-id", "seqsync-sequencer"),
@@ -73,7 +74,9 @@ public final class ConfigLoader {
             duration("sequencer.commit-interval", Duration.ofMillis(100)),
             duration("sequencer.session-timeout", Duration.ofSeconds(10)),
             integer("sequencer.max-content-bytes", 64 * 1024)),
-        new SeqsyncConfig.Http(string("http.host", "0.0.0.0"), integer("http.port", 8080)));
+        new SeqsyncConfig.Http(string("http.host", "0.0.0.0"), integer("http.port", 8080),
+            duration("http.reply-budget", Duration.ofSeconds(2))),
+        new SeqsyncConfig.Auth(optional("auth.secret"), duration("auth.demo-token-ttl", Duration.ofDays(30))));
   }
 
   // Environment names lose the distinction between '.' and '-': compare the two spellings alike.

@@ -9,7 +9,8 @@ import java.util.Optional;
  * variables and an optional properties file; an absent server address means "start the embedded
  * one" (see the localstack module).
  */
-public record SeqsyncConfig(Path dataDir, Kafka kafka, Postgres postgres, Redis redis, Sequencer sequencer, Http http) {
+public record SeqsyncConfig(
+    Path dataDir, Kafka kafka, Postgres postgres, Redis redis, Sequencer sequencer, Http http, Auth auth) {
 
   /**
    * Kafka: {@code bootstrapServers} empty means an in-process KRaft broker under {@code dataDir/kafka},
@@ -31,7 +32,11 @@ public record SeqsyncConfig(Path dataDir, Kafka kafka, Postgres postgres, Redis 
   }
 
   /** PostgreSQL: {@code jdbcUrl} empty means an embedded server under {@code dataDir/postgres} on {@code embeddedPort}. */
-  public record Postgres(Optional<String> jdbcUrl, String user, String password, int embeddedPort) {}
+  public record Postgres(Optional<String> jdbcUrl, String user, String password, int embeddedPort, int poolSize) {
+    public Postgres {
+      require(poolSize > 0, "postgres.pool-size must be positive");
+    }
+  }
 
   /** Redis: {@code uri} empty means an embedded redis-server under {@code dataDir/redis} on {@code embeddedPort}. */
   public record Redis(Optional<String> uri, int embeddedPort) {}
@@ -52,12 +57,22 @@ public record SeqsyncConfig(Path dataDir, Kafka kafka, Postgres postgres, Redis 
     }
   }
 
-  /** The HTTP ingress. */
-  public record Http(String host, int port) {
+  /**
+   * The HTTP ingress. {@code replyBudget}: how long a send waits for its committed seq before
+   * answering 202 (API.md).
+   */
+  public record Http(String host, int port, Duration replyBudget) {
     public Http {
       require(port >= 0 && port <= 65535, "http.port must be 0..65535");
+      require(!replyBudget.isNegative(), "http.reply-budget must not be negative");
     }
   }
+
+  /**
+   * Tokens: HS256 JWTs signed with {@code secret}. Empty secret: the development secret, allowed
+   * only when every server is embedded (see the app's start-up check).
+   */
+  public record Auth(Optional<String> secret, Duration demoTokenTtl) {}
 
   /** True when no external service is configured for any of Kafka, PostgreSQL and Redis. */
   public boolean fullyEmbedded() {

@@ -4,6 +4,10 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 
 /**
  * A real PostgreSQL server (zonky's packaged binaries) run as a child process. Its cluster lives in
@@ -34,6 +38,8 @@ public final class LocalPostgres implements AutoCloseable {
           .setOverrideWorkingDirectory(root.resolve("work").toFile())
           .setDataDirectory(root.resolve("data"))
           .setCleanDataDirectory(false)
+          // zonky turns this off for speed; a commit the projector reported must survive a crash.
+          .setServerConfig("synchronous_commit", "on")
           .setPort(port == 0 ? FreePorts.pick() : FreePorts.requireFree(port))
           .start());
     } catch (IOException e) {
@@ -44,6 +50,23 @@ public final class LocalPostgres implements AutoCloseable {
   /** The {@code postgres} database. */
   public String jdbcUrl() {
     return jdbcUrl;
+  }
+
+  /**
+   * Creates database {@code name} (letters, digits, underscores) and returns its JDBC URL: tests
+   * share one server and each gets a database of its own.
+   */
+  public String createDatabase(String name) {
+    if (!name.matches("[a-z0-9_]{1,63}")) {
+      throw new IllegalArgumentException("database names here are [a-z0-9_]{1,63}: " + name);
+    }
+    try (Connection connection = DriverManager.getConnection(jdbcUrl, USER, "");
+        Statement statement = connection.createStatement()) {
+      statement.execute("create database " + name);
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot create database " + name + ": " + e.getMessage(), e);
+    }
+    return jdbcUrl.substring(0, jdbcUrl.lastIndexOf('/') + 1) + name;
   }
 
   public String user() {

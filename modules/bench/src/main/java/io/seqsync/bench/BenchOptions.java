@@ -1,0 +1,98 @@
+package io.seqsync.bench;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The knobs of the sequencer benchmark. Each is {@code --name=value} (or {@code --name value}) on
+ * the command line, else the system property {@code bench.name}, else the default.
+ */
+record BenchOptions(
+    int commands,
+    int conversations,
+    int partitions,
+    int threads,
+    int repeats,
+    int warmupCommands,
+    long commitIntervalMs,
+    Optional<Path> dir) {
+
+  static final String USAGE = """
+      usage: SequencerBenchmark [--commands=200000] [--conversations=1000] [--partitions=6] [--threads=1]
+                                [--repeats=3] [--warmup=20000] [--commit-interval-ms=100] [--dir=PATH]
+        (or the same as system properties: -Dbench.commands=200000 ...)
+        --dir keeps the broker's data there; by default a temporary directory is used and deleted.""";
+
+  private static final Set<String> NAMES =
+      Set.of("commands", "conversations", "partitions", "threads", "repeats", "warmup", "commit-interval-ms", "dir");
+
+  static BenchOptions parse(String[] args) {
+    Map<String, String> given = new HashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      if (arg.equals("-h") || arg.equals("--help")) {
+        throw new IllegalArgumentException("help");
+      }
+      if (!arg.startsWith("--")) {
+        throw new IllegalArgumentException("unexpected argument " + arg);
+      }
+      String name = arg.substring(2);
+      String value;
+      int eq = name.indexOf('=');
+      if (eq >= 0) {
+        value = name.substring(eq + 1);
+        name = name.substring(0, eq);
+      } else if (i + 1 < args.length) {
+        value = args[++i];
+      } else {
+        throw new IllegalArgumentException("--" + name + " needs a value");
+      }
+      if (!NAMES.contains(name)) {
+        throw new IllegalArgumentException("unknown option --" + name);
+      }
+      given.put(name, value);
+    }
+    BenchOptions options = new BenchOptions(
+        positive(given, "commands", 200_000),
+        positive(given, "conversations", 1_000),
+        positive(given, "partitions", 6),
+        positive(given, "threads", 1),
+        positive(given, "repeats", 3),
+        (int) number(given, "warmup", 20_000),
+        positive(given, "commit-interval-ms", 100),
+        value(given, "dir").map(Path::of));
+    if (options.commands < options.conversations) {
+      throw new IllegalArgumentException("--commands must be at least --conversations");
+    }
+    return options;
+  }
+
+  private static Optional<String> value(Map<String, String> given, String name) {
+    String value = given.getOrDefault(name, System.getProperty("bench." + name));
+    return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.trim());
+  }
+
+  private static long number(Map<String, String> given, String name, long fallback) {
+    Optional<String> value = value(given, name);
+    try {
+      long parsed = value.isPresent() ? Long.parseLong(value.get().replace("_", "")) : fallback;
+      if (parsed < 0) {
+        throw new NumberFormatException();
+      }
+      return parsed;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--" + name + " must be a non-negative integer, got " + value.orElse(""));
+    }
+  }
+
+  private static int positive(Map<String, String> given, String name, int fallback) {
+    long value = number(given, name, fallback);
+    if (value == 0 || value > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("--" + name + " must be positive");
+    }
+    return (int) value;
+  }
+}

@@ -1,0 +1,82 @@
+package io.seqsync.bench;
+
+import io.seqsync.config.SeqsyncConfig;
+import java.time.Duration;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+
+/**
+ * The reference: the cheapest exactly-once Kafka Streams application over the same commands,
+ * bytes in and bytes out, no processor, no state. Its settings copy the sequencer's
+ * ({@code SequencerService.streamsProperties}, package-private there, so rebuilt here): exactly_once_v2,
+ * the same commit interval, stream threads, replication factor and session timeout; only the
+ * application id and the state directory differ.
+ */
+final class PassthroughApp implements BenchmarkRunner.RunningApp {
+  private final KafkaStreams streams;
+
+  private PassthroughApp(KafkaStreams streams) {
+    this.streams = streams;
+  }
+
+  static Topology topology(String inputTopic, String outputTopic) {
+    Topology topology = new Topology();
+    topology.addSource("commands-source", Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(), inputTopic);
+    topology.addSink("passthrough-sink", outputTopic,
+        Serdes.ByteArray().serializer(), Serdes.ByteArray().serializer(), "commands-source");
+    return topology;
+  }
+
+  /** Mirrors SequencerService.streamsProperties for {@code config}, with the state under dataDir/passthrough-streams. */
+  static Properties properties(String bootstrapServers, SeqsyncConfig config) {
+    SeqsyncConfig.Sequencer settings = config.sequencer();
+    Properties props = new Properties();
+    props.put(StreamsConfig.APPLICATION_ID_CONFIG, settings.applicationId());
+    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+    props.put(StreamsConfig.STATE_DIR_CONFIG, config.dataDir().resolve("passthrough-streams").toString());
+    props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, settings.streamThreads());
+    props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, settings.commitInterval().toMillis());
+    props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.kafka().replicationFactor());
+    props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG),
+        (int) settings.sessionTimeout().toMillis());
+    props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG),
+        (int) Math.max(500, settings.sessionTimeout().toMillis() / 4));
+    return props;
+  }
+
+  /** Starts the passthrough and returns once it is RUNNING (polled every 50 ms, like SequencerService). */
+  static PassthroughApp start(String bootstrapServers, SeqsyncConfig config, String inputTopic, String outputTopic) {
+    KafkaStreams streams = new KafkaStreams(topology(inputTopic, outputTopic), properties(bootstrapServers, config));
+    streams.setUncaughtExceptionHandler(
+        error -> StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT);
+    streams.start();
+    long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+    while (streams.state() != KafkaStreams.State.RUNNING) {
+      if (streams.state() == KafkaStreams.State.ERROR || streams.state() == KafkaStreams.State.NOT_RUNNING
+          || System.nanoTime() > deadline) {
+        streams.close(Duration.ofSeconds(30));
+        throw new IllegalStateException("passthrough did not reach RUNNING, state " + streams.state());
+      }
+      BenchmarkRunner.sleep(50);
+    }
+    return new PassthroughApp(streams);
+  }
+
+  @Override
+  public boolean failed() {
+    KafkaStreams.State state = streams.state();
+    return state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING
+        || state == KafkaStreams.State.PENDING_ERROR || state == KafkaStreams.State.PENDING_SHUTDOWN;
+  }
+
+  @Override
+  public void close() {
+    streams.close(Duration.ofSeconds(30));
+  }
+}

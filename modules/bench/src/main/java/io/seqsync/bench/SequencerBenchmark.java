@@ -1,0 +1,223 @@
+package io.seqsync.bench;
+
+import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.events.TopicAdmin;
+import io.seqsync.events.Topics;
+import io.seqsync.localstack.EmbeddedKafka;
+import io.seqsync.sequencer.SequencerService;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.streams.KafkaStreams;
+
+/**
+ * Sequencer throughput next to its reference, in one JVM on one embedded broker:
+ *
+ * <ol>
+ *   <li>loads N send commands (default 200,000 over 1,000 direct conversations) into the commands
+ *       topic with a plain idempotent producer, timing it (the raw producer rate);
+ *   <li>runs a bytes-in/bytes-out exactly-once Kafka Streams passthrough over them;
+ *   <li>runs the sequencer ({@link SequencerService}) over the same commands;
+ * </ol>
+ *
+ * and repeats the pair (alternating which goes first), each run with a fresh application id so it
+ * reads the commands from the beginning with empty state. A run is timed from the call that starts
+ * the application until its committed input offsets reach the end (see {@link BenchmarkRunner});
+ * its outputs are then read back with read_committed and checked. A warm-up pair over a separate,
+ * smaller set of topics first creates the broker's internal topics and warms the JIT.
+ */
+public final class SequencerBenchmark {
+  private static final String PASSTHROUGH = "passthrough";
+  private static final String SEQUENCER = "sequencer";
+
+  private final BenchOptions options;
+  private final BenchmarkRunner runner;
+  private final Path dataDir;
+
+  private SequencerBenchmark(BenchOptions options, BenchmarkRunner runner, Path dataDir) {
+    this.options = options;
+    this.runner = runner;
+    this.dataDir = dataDir;
+  }
+
+  /** One measured run and what its read-back found. */
+  record Run(int repeat, String order, String app, BenchmarkRunner.Measured measured, String check) {}
+
+  /** The topics of one data set: a commands topic, the sequencer's events and the passthrough's output. */
+  record DataSet(String prefix, Topics topics, String passthroughTopic) {}
+
+  public static void main(String[] args) {
+    BenchOptions options;
+    try {
+      options = BenchOptions.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage().equals("help") ? BenchOptions.USAGE : e.getMessage() + "\n" + BenchOptions.USAGE);
+      System.exit(2);
+      return;
+    }
+    int status = 0;
+    Path dir = options.dir().orElseGet(SequencerBenchmark::temporaryDirectory);
+    try {
+      run(options, dir.toAbsolutePath());
+    } catch (RuntimeException e) {
+      e.printStackTrace();
+      status = 1;
+    } finally {
+      if (options.dir().isEmpty()) {
+        deleteRecursively(dir);
+      }
+    }
+    System.exit(status); // Kafka leaves non-daemon threads behind
+  }
+
+  private static void run(BenchOptions options, Path dir) {
+    System.out.printf("Sequencer benchmark, %s%n", DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(ZonedDateTime.now().withNano(0)));
+    System.out.printf("  %,d send commands over %,d conversations, %d partitions, %d stream thread(s), commit interval %d ms, "
+            + "%d repeat(s), warm-up %,d commands%n",
+        options.commands(), options.conversations(), options.partitions(), options.threads(), options.commitIntervalMs(),
+        options.repeats(), options.warmupCommands());
+    System.out.printf("  JVM: %s %s, %d available processors, max heap %d MiB; data in %s%n",
+        System.getProperty("java.vm.name"), System.getProperty("java.runtime.version"),
+        Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20, dir);
+    try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0);
+        BenchmarkRunner runner = new BenchmarkRunner(kafka.bootstrapServers())) {
+      new SequencerBenchmark(options, runner, dir).runAll();
+    }
+  }
+
+  private void runAll() {
+    if (options.warmupCommands() > 0) {
+      DataSet warmup = dataSet("warmup.");
+      int conversations = Math.min(options.conversations(), options.warmupCommands());
+      CommandLoader.load(runner.bootstrapServers(), warmup.topics().commands().name(), options.warmupCommands(), conversations);
+      System.err.println("warm-up ...");
+      for (String app : List.of(PASSTHROUGH, SEQUENCER)) {
+        Run run = measure(warmup, 0, "-", app, conversations);
+        System.err.printf("  warm-up %-11s %,10.0f records/s  %s%n", app, run.measured().recordsPerSecond(), run.check());
+      }
+    }
+
+    DataSet data = dataSet("seqsync.");
+    CommandLoader.Loaded loaded =
+        CommandLoader.load(runner.bootstrapServers(), data.topics().commands().name(), options.commands(), options.conversations());
+    System.err.printf("loaded %,d commands (%,d bytes) at %,.0f records/s%n", loaded.records(), loaded.bytes(), loaded.recordsPerSecond());
+
+    List<Run> runs = new ArrayList<>();
+    for (int repeat = 1; repeat <= options.repeats(); repeat++) {
+      List<String> order = repeat % 2 == 1 ? List.of(PASSTHROUGH, SEQUENCER) : List.of(SEQUENCER, PASSTHROUGH);
+      String orderLabel = order.get(0).substring(0, 1).toUpperCase() + "," + order.get(1).substring(0, 1).toUpperCase();
+      for (String app : order) {
+        System.err.printf("repeat %d: %s ...%n", repeat, app);
+        Run run = measure(data, repeat, orderLabel, app, options.conversations());
+        System.err.printf("  %,.0f records/s; %s%n", run.measured().recordsPerSecond(), run.check());
+        runs.add(run);
+      }
+    }
+    Report.print(System.out, options, loaded, runs);
+  }
+
+  private DataSet dataSet(String prefix) {
+    SeqsyncConfig config = config(prefix, "unused");
+    Topics topics = Topics.from(config.kafka());
+    TopicAdmin.ensure(runner.bootstrapServers(), topics, config.kafka().replicationFactor());
+    String passthroughTopic = prefix + "bench.passthrough";
+    runner.createTopic(passthroughTopic, options.partitions());
+    return new DataSet(prefix, topics, passthroughTopic);
+  }
+
+  /** The configuration both applications are built from; only the application id differs. */
+  private SeqsyncConfig config(String topicPrefix, String applicationId) {
+    return ConfigLoader.of(Map.of(
+        "data-dir", dataDir.toString(),
+        "kafka.topic-prefix", topicPrefix,
+        "kafka.partitions", String.valueOf(options.partitions()),
+        "sequencer.application-id", applicationId,
+        "sequencer.stream-threads", String.valueOf(options.threads()),
+        "sequencer.commit-interval", options.commitIntervalMs() + "ms"));
+  }
+
+  private Run measure(DataSet data, int repeat, String order, String app, int conversations) {
+    String applicationId = "bench-" + data.prefix().replace(".", "") + "-r" + repeat + "-" + app;
+    SeqsyncConfig config = config(data.prefix(), applicationId);
+    String input = data.topics().commands().name();
+    String output = app.equals(SEQUENCER) ? data.topics().events().name() : data.passthroughTopic();
+    Map<TopicPartition, Long> inputEnd = runner.endOffsets(input, options.partitions());
+    Map<TopicPartition, Long> outputBefore = runner.endOffsets(output, options.partitions());
+    long expected = BenchmarkRunner.sum(inputEnd);
+
+    BenchmarkRunner.Measured measured = runner.measure(app, applicationId, inputEnd, app.equals(SEQUENCER)
+        ? () -> new SequencerApp(SequencerService.start(runner.bootstrapServers(), config))
+        : () -> PassthroughApp.start(runner.bootstrapServers(), config, input, data.passthroughTopic()));
+
+    Map<TopicPartition, Long> outputAfter = runner.endOffsets(output, options.partitions());
+    long outputOffsets = BenchmarkRunner.sum(BenchmarkRunner.minus(outputAfter, outputBefore));
+    String check;
+    if (app.equals(SEQUENCER)) {
+      OutputCheck.SequencedEvents events = new OutputCheck.SequencedEvents();
+      long read = OutputCheck.read(runner.bootstrapServers(), outputBefore, outputAfter, events);
+      String problems = events.problems(expected, conversations);
+      check = (problems.isEmpty() ? "OK: " : "PROBLEM: " + problems + " ") + String.format(
+          "%,d MessageAppended committed, seqs 1..n per conversation (%,d commit markers); changelog records: %s",
+          events.appended(), outputOffsets - read, changelogRecords(applicationId));
+    } else {
+      long read = OutputCheck.read(runner.bootstrapServers(), outputBefore, outputAfter, record -> { });
+      check = (read == expected ? "OK: " : "PROBLEM: ") + String.format(
+          "%,d records committed (%,d commit markers)", read, outputOffsets - read);
+    }
+    return new Run(repeat, order, app, measured, check);
+  }
+
+  /** Records per changelog topic of the application: the state writes the run committed. */
+  private String changelogRecords(String applicationId) {
+    Map<String, Long> counts = new TreeMap<>();
+    String prefix = applicationId + "-";
+    runner.topicsStartingWith(prefix).forEach((topic, partitions) -> {
+      Map<TopicPartition, Long> end = runner.endOffsets(topic, partitions);
+      long records = OutputCheck.read(runner.bootstrapServers(), Map.of(), end, record -> { });
+      counts.put(topic.substring(prefix.length()).replace("-changelog", ""), records);
+    });
+    return counts.toString();
+  }
+
+  /** The sequencer as a measured application. */
+  private record SequencerApp(SequencerService service) implements BenchmarkRunner.RunningApp {
+    @Override
+    public boolean failed() {
+      KafkaStreams.State state = service.state();
+      return state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING
+          || state == KafkaStreams.State.PENDING_ERROR || state == KafkaStreams.State.PENDING_SHUTDOWN;
+    }
+
+    @Override
+    public void close() {
+      service.close();
+    }
+  }
+
+  private static Path temporaryDirectory() {
+    try {
+      return Files.createTempDirectory("seqsync-bench-");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void deleteRecursively(Path dir) {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    } catch (IOException e) {
+      System.err.println("could not delete " + dir + ": " + e.getMessage());
+    }
+  }
+}

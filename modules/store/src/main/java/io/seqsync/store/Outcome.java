@@ -1,0 +1,23 @@
+package io.seqsync.store;
+
+/**
+ * What a command came to, announced once the projection has committed it: {@code APPENDED} (a
+ * message, recall notice or membership notice now stored at {@code seq}), {@code APPLIED} (a
+ * cursor, read or draft change stored; seq is the new position, 0 for a draft) or
+ * {@code REJECTED} (nothing stored; {@code reason} says why). Immutable.
+ */
+public record Outcome(Kind kind, String commandId, String convId, long seq, long msgId, String reason) {
+  public enum Kind { APPENDED, APPLIED, REJECTED }
+
+  public static Outcome appended(String commandId, String convId, long seq, long msgId) {
+    return new Outcome(Kind.APPENDED, commandId, convId, seq, msgId, "");
+  }
+
+  public static Outcome applied(String commandId, String convId, long seq) {
+    return new Outcome(Kind.APPLIED, commandId, convId, seq, 0, "");
+  }
+
+  public static Outcome rejected(String commandId, String convId, String reason) {
+    return new Outcome(Kind.REJECTED, commandId, convId, 0, 0, reason);
+  }
+}

@@ -1,0 +1,21 @@
+package io.seqsync.store;
+
+/**
+ * A message as the projection stores it and the API returns it (API.md: Message). {@code type} is
+ * the API's lowercase name ({@code text}, {@code recall}, ...). Immutable.
+ */
+public record StoredMessage(
+    long msgId,
+    String convId,
+    long seq,
+    long senderId,
+    String senderDevice,
+    String clientMsgId,
+    String type,
+    String content,
+    long createTime,
+    boolean recalled) {
+
+  /** The body a recalled message shows instead of its content (R6). */
+  public static final String RECALLED_PLACEHOLDER = "[recalled]";
+}
