@@ -1,16 +1,18 @@
 package io.seqsync.app;
 
+import io.seqsync.config.ConfigException;
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.SeqsyncConfig;
-import io.seqsync.localstack.LocalStack;
-import io.seqsync.sequencer.SequencerService;
+import io.seqsync.ingress.TokenCommand;
+import io.seqsync.ingress.Tokens;
+import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Starts seqsync: the configured servers or embedded ones (see {@link LocalStack}), then the
- * sequencer. Stops everything in reverse order on SIGTERM / Ctrl-C.
+ * {@code seqsync} starts the backend; {@code seqsync token --user ID --device ID [--ttl 30d]}
+ * prints a token signed with the configured secret.
  */
 public final class SeqsyncMain {
   private static final Logger log = LoggerFactory.getLogger(SeqsyncMain.class);
@@ -18,19 +20,44 @@ public final class SeqsyncMain {
   private SeqsyncMain() {}
 
   public static void main(String[] args) throws InterruptedException {
-    SeqsyncConfig config = ConfigLoader.fromEnvironment();
+    SeqsyncConfig config;
+    try {
+      config = ConfigLoader.fromEnvironment();
+    } catch (ConfigException e) {
+      System.err.println("configuration error: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
+    if (args.length > 0 && args[0].equals("token")) {
+      System.exit(TokenCommand.run(Arrays.copyOfRange(args, 1, args.length),
+          config.auth().secret().orElse(Tokens.DEV_SECRET), config.auth().demoTokenTtl(), System.out, System.err));
+    }
+    serve(config);
+  }
+
+  private static void serve(SeqsyncConfig config) throws InterruptedException {
     log.info("seqsync starting, data in {}", config.dataDir());
-    LocalStack stack = LocalStack.start(config);
-    SequencerService sequencer = SequencerService.start(stack.kafkaBootstrapServers(), config);
+    SeqsyncApp app;
+    try {
+      app = SeqsyncApp.start(config);
+    } catch (ConfigException e) {
+      log.error("configuration error: {}", e.getMessage());
+      System.exit(2);
+      return;
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       log.info("seqsync stopping");
-      sequencer.close();
-      stack.close();
+      app.close();
       stopped.countDown();
     }, "seqsync-shutdown"));
-    log.info("seqsync is up: Kafka {}, PostgreSQL {}, Redis {}",
-        stack.kafkaBootstrapServers(), stack.postgresJdbcUrl(), stack.redisUri());
+    log.info("seqsync is up: HTTP http://localhost:{}, Kafka {}, PostgreSQL {}, Redis {}", app.httpPort(),
+        app.stack().kafkaBootstrapServers(), app.stack().postgresJdbcUrl(), app.stack().redisUri());
+    if (config.fullyEmbedded() && config.auth().secret().isEmpty()) {
+      log.info("demo tokens (development secret, valid {}):\n  user 1, device phone:  {}\n  user 2, device laptop: {}",
+          config.auth().demoTokenTtl(), app.tokens().mint(1, "phone", config.auth().demoTokenTtl()),
+          app.tokens().mint(2, "laptop", config.auth().demoTokenTtl()));
+    }
     stopped.await();
   }
 }

@@ -22,8 +22,9 @@ record BenchOptions(
 
   static final String USAGE = """
       usage: SequencerBenchmark [--commands=200000] [--conversations=1000] [--partitions=6] [--threads=1]
-                                [--repeats=3] [--warmup=20000] [--commit-interval-ms=100] [--dir=PATH]
+                                [--repeats=3] [--warmup=COMMANDS] [--commit-interval-ms=100] [--dir=PATH]
         (or the same as system properties: -Dbench.commands=200000 ...)
+        --warmup: commands for the untimed warm-up pair (own topics; 0 for none), by default as many as --commands.
         --dir keeps the broker's data there; by default a temporary directory is used and deleted.""";
 
   private static final Set<String> NAMES =
@@ -55,13 +56,14 @@ record BenchOptions(
       }
       given.put(name, value);
     }
+    int commands = positive(given, "commands", 200_000);
     BenchOptions options = new BenchOptions(
-        positive(given, "commands", 200_000),
+        commands,
         positive(given, "conversations", 1_000),
         positive(given, "partitions", 6),
         positive(given, "threads", 1),
         positive(given, "repeats", 3),
-        (int) number(given, "warmup", 20_000),
+        (int) Math.min(Integer.MAX_VALUE, number(given, "warmup", commands)),
         positive(given, "commit-interval-ms", 100),
         value(given, "dir").map(Path::of));
     if (options.commands < options.conversations) {

@@ -56,9 +56,14 @@ final class BenchmarkRunner implements AutoCloseable {
   /**
    * One timed run. Nanosecond spans are from the start call. {@code appThreadCpuNanos} is the CPU
    * of this application's threads (stream thread, its producer and consumer, admin); {@code
-   * processCpuNanos} is the whole JVM's, the broker's work for it included.
+   * processCpuNanos} is the whole JVM's, the broker's work for it included; {@code
+   * otherProcessesCpuNanos} is what the rest of the machine used meanwhile (from /proc/stat; -1
+   * where unavailable), which shows when other work competed for the cores. {@code
+   * outputEndAtCommitted} is the output's last stable offsets right after the end was seen: reading
+   * up to them afterwards checks that the outputs were indeed committed by then.
    */
-  record Measured(long records, long toRunningNanos, long toCommittedNanos, long appThreadCpuNanos, long processCpuNanos) {
+  record Measured(long records, long toRunningNanos, long toCommittedNanos, long appThreadCpuNanos, long processCpuNanos,
+      long otherProcessesCpuNanos, Map<TopicPartition, Long> outputEndAtCommitted) {
     double recordsPerSecond() {
       return records * 1e9 / toCommittedNanos;
     }
@@ -86,9 +91,10 @@ final class BenchmarkRunner implements AutoCloseable {
   }
 
   /** Starts the app, waits until group {@code applicationId} has committed {@code inputEnd}, closes the app. */
-  Measured measure(String label, String applicationId, Map<TopicPartition, Long> inputEnd, Starter starter) {
+  Measured measure(String label, String applicationId, Map<TopicPartition, Long> inputEnd, String outputTopic, Starter starter) {
     long records = inputEnd.values().stream().mapToLong(Long::longValue).sum();
     long cpuAtStart = os.getProcessCpuTime();
+    long machineCpuAtStart = MachineCpu.busyNanos();
     long start = System.nanoTime();
     try (RunningApp app = starter.start()) {
       long running = System.nanoTime();
@@ -96,7 +102,10 @@ final class BenchmarkRunner implements AutoCloseable {
       // Sampled before close: the application's threads end with it.
       long appCpu = threadCpuNanos(applicationId);
       long processCpu = os.getProcessCpuTime() - cpuAtStart;
-      return new Measured(records, running - start, committed - start, appCpu, processCpu);
+      long machineCpuAtEnd = MachineCpu.busyNanos();
+      long otherCpu = machineCpuAtStart < 0 || machineCpuAtEnd < 0 ? -1 : Math.max(0, machineCpuAtEnd - machineCpuAtStart - processCpu);
+      Map<TopicPartition, Long> outputEnd = endOffsets(outputTopic, inputEnd.size());
+      return new Measured(records, running - start, committed - start, appCpu, processCpu, otherCpu, outputEnd);
     }
   }
 

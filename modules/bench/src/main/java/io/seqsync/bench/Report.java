@@ -11,14 +11,16 @@ final class Report {
 
   static void print(PrintStream out, BenchOptions options, CommandLoader.Loaded loaded, List<SequencerBenchmark.Run> runs) {
     out.println();
-    out.println("| repeat | order | app | records | start→RUNNING s | start→committed s | records/s | records/s after RUNNING | app threads CPU s | JVM CPU s | JVM CPU µs/record |");
-    out.println("|---:|:---:|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    out.println("| repeat | order | app | records | start→RUNNING s | start→committed s | records/s | records/s after RUNNING "
+        + "| app threads CPU s | JVM CPU s | JVM CPU µs/record | other processes CPU s |");
+    out.println("|---:|:---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (SequencerBenchmark.Run run : runs) {
       BenchmarkRunner.Measured m = run.measured();
-      out.printf("| %d | %s | %s | %,d | %.2f | %.2f | %,.0f | %,.0f | %.2f | %.2f | %.1f |%n",
+      out.printf("| %d | %s | %s | %,d | %.2f | %.2f | %,.0f | %,.0f | %.2f | %.2f | %.1f | %s |%n",
           run.repeat(), run.order(), run.app(), m.records(), m.toRunningNanos() / 1e9, m.toCommittedNanos() / 1e9,
           m.recordsPerSecond(), m.recordsPerSecondAfterRunning(), m.appThreadCpuNanos() / 1e9, m.processCpuNanos() / 1e9,
-          m.processCpuNanos() / 1e3 / m.records());
+          m.processCpuNanos() / 1e3 / m.records(),
+          m.otherProcessesCpuNanos() < 0 ? "n/a" : String.format("%.2f", m.otherProcessesCpuNanos() / 1e9));
     }
 
     List<SequencerBenchmark.Run> passthrough = runs.stream().filter(r -> r.app().equals("passthrough")).toList();
@@ -38,7 +40,7 @@ final class Report {
     out.printf("Goal: sequencer ≥ 70%% of passthrough. %d stream thread(s), %d partitions, commit interval %d ms.%n",
         options.threads(), options.partitions(), options.commitIntervalMs());
     out.println();
-    out.println("Read-back (read_committed, after each timed run):");
+    out.println("Read-back after each timed run (read_committed, up to the output's last stable offsets seen when its timing stopped):");
     for (SequencerBenchmark.Run run : runs) {
       out.printf("- repeat %d %s: %s%n", run.repeat(), run.app(), run.check());
     }

@@ -76,7 +76,10 @@ public final class ConfigLoader {
             integer("sequencer.max-content-bytes", 64 * 1024)),
         new SeqsyncConfig.Http(string("http.host", "0.0.0.0"), integer("http.port", 8080),
             duration("http.reply-budget", Duration.ofSeconds(2))),
-        new SeqsyncConfig.Auth(optional("auth.secret"), duration("auth.demo-token-ttl", Duration.ofDays(30))));
+        new SeqsyncConfig.Auth(optional("auth.secret"), duration("auth.demo-token-ttl", Duration.ofDays(30))),
+        new SeqsyncConfig.Projector(string("projector.group-id", "seqsync-projector"), optional("projector.instance-id"),
+            integer("projector.max-poll-records", 2000), duration("projector.session-timeout", Duration.ofSeconds(45)),
+            duration("projector.retry-backoff", Duration.ofSeconds(1))));
   }
 
   // Environment names lose the distinction between '.' and '-': compare the two spellings alike.

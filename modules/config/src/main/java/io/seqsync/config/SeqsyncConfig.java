@@ -10,7 +10,8 @@ import java.util.Optional;
  * one" (see the localstack module).
  */
 public record SeqsyncConfig(
-    Path dataDir, Kafka kafka, Postgres postgres, Redis redis, Sequencer sequencer, Http http, Auth auth) {
+    Path dataDir, Kafka kafka, Postgres postgres, Redis redis, Sequencer sequencer, Http http, Auth auth,
+    Projector projector) {
 
   /**
    * Kafka: {@code bootstrapServers} empty means an in-process KRaft broker under {@code dataDir/kafka},
@@ -73,6 +74,20 @@ public record SeqsyncConfig(
    * only when every server is embedded (see the app's start-up check).
    */
   public record Auth(Optional<String> secret, Duration demoTokenTtl) {}
+
+  /**
+   * The PostgreSQL projector: a consumer group reading the events topic. {@code instanceId} turns on
+   * static membership, so a restarted instance gets its partitions back at once rather than after
+   * {@code sessionTimeout}; it must differ between instances running at the same time.
+   */
+  public record Projector(
+      String groupId, Optional<String> instanceId, int maxPollRecords, Duration sessionTimeout, Duration retryBackoff) {
+    public Projector {
+      require(!groupId.isBlank(), "projector.group-id must not be blank");
+      require(maxPollRecords > 0, "projector.max-poll-records must be positive");
+      require(!retryBackoff.isNegative(), "projector.retry-backoff must not be negative");
+    }
+  }
 
   /** True when no external service is configured for any of Kafka, PostgreSQL and Redis. */
   public boolean fullyEmbedded() {

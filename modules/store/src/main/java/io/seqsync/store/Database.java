@@ -25,6 +25,8 @@ public final class Database implements AutoCloseable {
     config.setPassword(password);
     config.setMaximumPoolSize(poolSize);
     config.setPoolName("seqsync-pg");
+    // A request fails fast (503) when PostgreSQL is down rather than after Hikari's default 30 s.
+    config.setConnectionTimeout(3_000);
     Database database = new Database(new HikariDataSource(config));
     try {
       Migrations.apply(database.jdbi);

@@ -1,0 +1,102 @@
+package io.seqsync.app;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.events.Topics;
+import io.seqsync.ingress.CommandPublisher;
+import io.seqsync.ingress.IngressApp;
+import io.seqsync.ingress.IngressSettings;
+import io.seqsync.ingress.ReplyWaiter;
+import io.seqsync.ingress.Tokens;
+import io.seqsync.localstack.LocalStack;
+import io.seqsync.projector.Projector;
+import io.seqsync.sequencer.SequencerService;
+import io.seqsync.store.ConversationQueries;
+import io.seqsync.store.Database;
+import io.seqsync.store.MessageQueries;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import redis.clients.jedis.JedisPooled;
+
+/**
+ * The whole backend in one process: the servers (configured or embedded), the sequencer, the
+ * projector and the HTTP ingress. Closing stops them in the reverse order of their start.
+ */
+public final class SeqsyncApp implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(SeqsyncApp.class);
+  private static final Duration LISTENERS_READY = Duration.ofSeconds(30);
+
+  private final Deque<AutoCloseable> started = new ArrayDeque<>();
+  private final Tokens tokens;
+  private LocalStack stack;
+  private IngressApp ingress;
+
+  private SeqsyncApp(Tokens tokens) {
+    this.tokens = tokens;
+  }
+
+  /** Starts everything; on a failure, stops what had started and rethrows. */
+  public static SeqsyncApp start(SeqsyncConfig config) {
+    SeqsyncApp app = new SeqsyncApp(StartupChecks.tokens(config));
+    try {
+      app.startComponents(config);
+    } catch (RuntimeException e) {
+      app.close();
+      throw e;
+    }
+    return app;
+  }
+
+  private void startComponents(SeqsyncConfig config) {
+    stack = own(LocalStack.start(config));
+    String kafka = stack.kafkaBootstrapServers();
+    Topics topics = Topics.from(config.kafka());
+    own(SequencerService.start(kafka, config));
+    Database database = own(Database.open(
+        stack.postgresJdbcUrl(), stack.postgresUser(), stack.postgresPassword(), config.postgres().poolSize()));
+    JedisPooled redis = own(new JedisPooled(URI.create(stack.redisUri())));
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    own(registry::close);
+    Projector projector = own(new Projector(kafka, topics, database, redis, registry, config.projector()));
+    projector.start();
+    CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands()));
+    ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), stack.redisUri(), LISTENERS_READY));
+    ingress = own(new IngressApp(IngressSettings.from(config), publisher, replies,
+        new MessageQueries(database.jdbi()), new ConversationQueries(database.jdbi()), tokens, registry));
+    ingress.start();
+  }
+
+  public int httpPort() {
+    return ingress.port();
+  }
+
+  public Tokens tokens() {
+    return tokens;
+  }
+
+  public LocalStack stack() {
+    return stack;
+  }
+
+  private <T extends AutoCloseable> T own(T component) {
+    started.push(component);
+    return component;
+  }
+
+  @Override
+  public void close() {
+    while (!started.isEmpty()) {
+      AutoCloseable component = started.pop();
+      try {
+        component.close();
+      } catch (Exception e) {
+        log.warn("error while stopping {}", component.getClass().getSimpleName(), e);
+      }
+    }
+  }
+}

@@ -1,0 +1,104 @@
+package io.seqsync.ingress;
+
+import io.seqsync.events.Topic;
+import io.seqsync.events.model.Command;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+
+/**
+ * Produces commands to the commands topic, keyed by convId, with an idempotent producer and
+ * {@code acks=all}: a completed future means the command is durably in Kafka and will be
+ * sequenced. A failed one (broker unreachable, timed out) means it may or may not be there; a
+ * retry with the same clientMsgId is safe either way (R4). Thread-safe; one per process.
+ */
+public final class CommandPublisher implements AutoCloseable {
+  /** How long a send may take in all before it fails (the producer's delivery.timeout.ms). */
+  public static final Duration DELIVERY_TIMEOUT = Duration.ofSeconds(10);
+  private static final Duration HEALTH_TIMEOUT = Duration.ofSeconds(2);
+  private static final long HEALTH_CACHE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  private final Topic<String, Command> topic;
+  private final KafkaProducer<String, Command> producer;
+  private final Admin admin;
+  private volatile boolean closed;
+  private volatile long healthCheckedAt;
+  private volatile boolean healthy;
+
+  public CommandPublisher(String bootstrapServers, Topic<String, Command> commandsTopic) {
+    this.topic = commandsTopic;
+    this.producer = new KafkaProducer<>(Map.of(
+        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+        ProducerConfig.CLIENT_ID_CONFIG, "seqsync-ingress",
+        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+        ProducerConfig.ACKS_CONFIG, "all",
+        ProducerConfig.LINGER_MS_CONFIG, 1,
+        // Bounded waits: a send never holds a request much longer than this.
+        ProducerConfig.MAX_BLOCK_MS_CONFIG, 2_000,
+        ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
+        ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) DELIVERY_TIMEOUT.toMillis()),
+        commandsTopic.keySerde().serializer(), commandsTopic.valueSerde().serializer());
+    this.admin = Admin.create(Map.of(
+        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+        AdminClientConfig.CLIENT_ID_CONFIG, "seqsync-ingress-health"));
+    this.healthCheckedAt = System.nanoTime() - 2 * HEALTH_CACHE_NANOS;
+  }
+
+  /** Produces {@code command} keyed by its convId; completes once the broker acknowledged it. */
+  public CompletableFuture<RecordMetadata> publish(Command command) {
+    CompletableFuture<RecordMetadata> acked = new CompletableFuture<>();
+    try {
+      producer.send(new ProducerRecord<>(topic.name(), command.getConvId(), command), (metadata, error) -> {
+        if (error != null) {
+          acked.completeExceptionally(error);
+        } else {
+          acked.complete(metadata);
+        }
+      });
+    } catch (RuntimeException e) { // metadata not available in time, producer closed, not serializable
+      acked.completeExceptionally(e);
+    }
+    return acked;
+  }
+
+  /**
+   * Whether commands can be produced now: the producer is open and the cluster answers (checked
+   * at most once a second, within 2 s; concurrent callers share one check).
+   */
+  public synchronized boolean isHealthy() {
+    if (closed) {
+      return false;
+    }
+    long now = System.nanoTime();
+    if (now - healthCheckedAt > HEALTH_CACHE_NANOS) {
+      boolean answered;
+      try {
+        answered = !admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) HEALTH_TIMEOUT.toMillis()))
+            .nodes().get(HEALTH_TIMEOUT.toMillis() + 500, TimeUnit.MILLISECONDS).isEmpty();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        answered = false;
+      } catch (Exception e) {
+        answered = false;
+      }
+      healthy = answered;
+      healthCheckedAt = System.nanoTime();
+    }
+    return healthy;
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    producer.close(Duration.ofSeconds(10));
+    admin.close(Duration.ofSeconds(5));
+  }
+}

@@ -1,0 +1,59 @@
+package io.seqsync.ingress;
+
+import io.seqsync.events.ConvId;
+import io.seqsync.store.ConversationQueries;
+import io.seqsync.store.MessageQueries;
+import io.seqsync.store.MessageQueries.Page;
+
+/**
+ * Fetch semantics (API.md, R8-R11, R16). Every page is ascending by seq and comes with
+ * {@code latestSeq}, the committed watermark. {@code hasMore}: for forward pages (after, cursor,
+ * range) whether more messages follow the page (within until); for backward pages (before, last)
+ * whether older messages precede it. {@code nextAfter}: the seq of the last message returned; on
+ * an empty page the cursor the page started from (after or the device cursor), for before
+ * {@code min(before - 1, latestSeq)}, for last latestSeq. A cursor ahead of latestSeq (R10)
+ * answers the latest 20 with {@code realign: latestSeq}, {@code hasMore: false} and
+ * {@code nextAfter: latestSeq}. Thread-safe.
+ */
+final class FetchService {
+  static final int REALIGN_PAGE = 20;
+
+  private final MessageQueries messages;
+  private final ConversationQueries conversations;
+
+  FetchService(MessageQueries messages, ConversationQueries conversations) {
+    this.messages = messages;
+    this.conversations = conversations;
+  }
+
+  Views.Fetched fetch(Caller caller, ConvId convId, FetchRequest request) {
+    String conv = convId.value();
+    return switch (request.mode()) {
+      case LAST -> {
+        Page page = messages.last(conv, request.count());
+        yield answer(page, page.lastSeqOr(page.latestSeq()), null);
+      }
+      case BEFORE -> {
+        Page page = messages.before(conv, request.before(), request.count());
+        yield answer(page, page.lastSeqOr(Math.min(request.before() - 1, page.latestSeq())), null);
+      }
+      case AFTER, FROM_CURSOR -> {
+        long after = request.mode() == FetchRequest.Mode.AFTER
+            ? request.after() : conversations.deviceCursor(caller.userId(), caller.deviceId(), conv);
+        Page page = request.until() == null
+            ? messages.after(conv, after, request.count())
+            : messages.range(conv, after, request.until(), request.count());
+        if (after > page.latestSeq()) {
+          Page latest = messages.last(conv, REALIGN_PAGE);
+          yield new Views.Fetched(Views.Message.of(latest.messages()), false, latest.latestSeq(), latest.latestSeq(),
+              latest.latestSeq());
+        }
+        yield answer(page, page.lastSeqOr(after), null);
+      }
+    };
+  }
+
+  private static Views.Fetched answer(Page page, long nextAfter, Long realign) {
+    return new Views.Fetched(Views.Message.of(page.messages()), page.hasMore(), nextAfter, page.latestSeq(), realign);
+  }
+}

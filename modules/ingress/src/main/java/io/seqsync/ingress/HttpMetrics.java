@@ -1,0 +1,41 @@
+package io.seqsync.ingress;
+
+import io.javalin.http.Context;
+import io.javalin.router.Endpoint;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A timer per route, method and status ({@code http.server.requests}, in Prometheus
+ * {@code http_server_requests_seconds}), recorded when a request ends. The route is the matched
+ * path template, so ids in paths do not multiply the series; unknown paths count as
+ * {@code unmatched}.
+ */
+final class HttpMetrics {
+  private final MeterRegistry registry;
+
+  HttpMetrics(MeterRegistry registry) {
+    this.registry = registry;
+  }
+
+  void record(Context ctx, Float millis) {
+    Timer.builder("http.server.requests")
+        .description("HTTP requests by route, method and status")
+        .tag("method", ctx.method().name())
+        .tag("route", route(ctx))
+        .tag("status", Integer.toString(ctx.statusCode()))
+        .publishPercentileHistogram(false)
+        .register(registry)
+        .record((long) (millis * 1_000_000L), TimeUnit.NANOSECONDS);
+  }
+
+  private static String route(Context ctx) {
+    try {
+      Endpoint endpoint = ctx.endpoints().matchedHttpEndpoint();
+      return endpoint == null ? "unmatched" : endpoint.path;
+    } catch (RuntimeException e) {
+      return "unmatched";
+    }
+  }
+}

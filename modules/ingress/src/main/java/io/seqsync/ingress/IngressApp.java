@@ -1,0 +1,96 @@
+package io.seqsync.ingress;
+
+import io.javalin.Javalin;
+import io.javalin.json.JavalinJackson;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.seqsync.store.ConversationQueries;
+import io.seqsync.store.MessageQueries;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The HTTP ingress (API.md): Javalin serving the pull API. Every {@code /v1} route needs a bearer
+ * token; {@code /health} and {@code /metrics} do not. Takes its dependencies ready-made and owns
+ * none of them but its HTTP server and worker threads: the caller closes the publisher, the
+ * waiter, the database and the registry after {@link #close()}.
+ */
+public final class IngressApp implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(IngressApp.class);
+  private static final int WORKERS = 8;
+
+  private final IngressSettings settings;
+  private final ExecutorService workers;
+  private final Javalin javalin;
+
+  public IngressApp(IngressSettings settings, CommandPublisher publisher, ReplyWaiter replies, MessageQueries messages,
+      ConversationQueries conversations, TokenVerifier tokens, PrometheusMeterRegistry registry) {
+    this.settings = settings;
+    this.workers = Executors.newFixedThreadPool(WORKERS, daemonThreads("ingress-worker-"));
+    AccessControl access = new AccessControl(conversations, messages);
+    CommandRoundTrip roundTrip =
+        new CommandRoundTrip(publisher, replies, messages, settings.replyBudget(), workers, registry);
+    MessageEndpoints conversation = new MessageEndpoints(settings.maxContentBytes(), access, roundTrip,
+        new FetchService(messages, conversations));
+    SyncEndpoint handshake = new SyncEndpoint(new SyncService(conversations));
+    OpsEndpoints ops = new OpsEndpoints(conversations, publisher, replies, registry, workers);
+    Authentication authentication = new Authentication(tokens);
+    HttpMetrics metrics = new HttpMetrics(registry);
+    registry.gauge("seqsync.ingress.pending.replies", replies, ReplyWaiter::pendingCount);
+
+    this.javalin = Javalin.create(config -> {
+      config.startup.showJavalinBanner = false;
+      config.startup.showOldJavalinVersionWarning = false;
+      config.jsonMapper(new JavalinJackson(Json.MAPPER, false));
+      config.http.maxRequestSize = settings.maxRequestBytes();
+      config.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorHandler()));
+      config.requestLogger.http(metrics::record);
+      ErrorHandling.install(config.routes);
+      config.routes.before("/v1/*", authentication::authenticate);
+
+      config.routes.post("/v1/conversations/{convId}/messages", conversation::send);
+      config.routes.get("/v1/conversations/{convId}/messages", conversation::fetch);
+      config.routes.post("/v1/conversations/{convId}/messages/{seq}/recall", conversation::recall);
+      config.routes.post("/v1/sync", handshake::sync);
+      config.routes.get("/health", ops::health);
+      config.routes.get("/metrics", ops::metrics);
+    });
+  }
+
+  /** Binds {@code http.host}:{@code http.port} (port 0: any free one) and serves. */
+  public IngressApp start() {
+    javalin.start(settings.host(), settings.port());
+    log.info("HTTP ingress listening on {}:{}", settings.host(), port());
+    return this;
+  }
+
+  /** The port it listens on (the actual one when configured with 0). */
+  public int port() {
+    return javalin.port();
+  }
+
+  /** Stops serving; requests in flight are answered or cut. */
+  @Override
+  public void close() {
+    javalin.stop();
+    workers.shutdown();
+    try {
+      workers.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static ThreadFactory daemonThreads(String prefix) {
+    AtomicInteger count = new AtomicInteger();
+    return runnable -> {
+      Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+}

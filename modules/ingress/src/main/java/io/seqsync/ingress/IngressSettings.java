@@ -1,0 +1,27 @@
+package io.seqsync.ingress;
+
+import io.seqsync.config.SeqsyncConfig;
+import java.time.Duration;
+
+/**
+ * What the HTTP ingress needs from the configuration: where to listen, how long a send waits for
+ * its committed seq before answering 202 ({@code http.reply-budget}), and the largest content a
+ * message may have ({@code sequencer.max-content-bytes}, the same limit the sequencer enforces).
+ */
+public record IngressSettings(String host, int port, Duration replyBudget, int maxContentBytes) {
+  public IngressSettings {
+    if (port < 0 || port > 65535 || replyBudget.isNegative() || maxContentBytes <= 0) {
+      throw new IllegalArgumentException("invalid ingress settings");
+    }
+  }
+
+  public static IngressSettings from(SeqsyncConfig config) {
+    return new IngressSettings(config.http().host(), config.http().port(), config.http().replyBudget(),
+        config.sequencer().maxContentBytes());
+  }
+
+  /** The largest request body accepted: room for the largest content, JSON-escaped, and the rest. */
+  long maxRequestBytes() {
+    return Math.max(1L << 20, 6L * maxContentBytes + 64 * 1024);
+  }
+}

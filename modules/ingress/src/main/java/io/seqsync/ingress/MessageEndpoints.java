@@ -1,0 +1,76 @@
+package io.seqsync.ingress;
+
+import io.javalin.http.Context;
+import io.seqsync.events.Commands;
+import io.seqsync.events.ConvId;
+import io.seqsync.events.model.Command;
+
+/** The handlers of a conversation's messages: parse the request, call the domain, write the answer. */
+final class MessageEndpoints {
+  private final int maxContentBytes;
+  private final AccessControl access;
+  private final CommandRoundTrip roundTrip;
+  private final FetchService fetches;
+
+  MessageEndpoints(int maxContentBytes, AccessControl access, CommandRoundTrip roundTrip, FetchService fetches) {
+    this.maxContentBytes = maxContentBytes;
+    this.access = access;
+    this.roundTrip = roundTrip;
+    this.fetches = fetches;
+  }
+
+  /** POST /v1/conversations/{convId}/messages {clientMsgId, type, content}. */
+  void send(Context ctx) {
+    Caller caller = Authentication.caller(ctx);
+    ConvId convId = AccessControl.convId(ctx.pathParam("convId"));
+    SendRequest request = SendRequest.parse(Json.object(ctx.bodyAsBytes()), maxContentBytes);
+    access.requireMember(caller, convId);
+    Command command = new Commands(caller.userId(), caller.deviceId())
+        .send(convId.value(), request.clientMsgId(), request.type(), request.content());
+    ctx.future(() -> roundTrip.submit(command).thenAccept(result -> {
+      if (result instanceof CommandRoundTrip.Result.Stored stored) {
+        ctx.status(200).json(new Views.Sent(Views.Message.of(stored.message()), stored.duplicate()));
+      } else {
+        Long msgId = ((CommandRoundTrip.Result.Accepted) result).msgId();
+        ctx.status(202).json(Views.Accepted.of(msgId, convId.value(), request.clientMsgId()));
+      }
+    }));
+  }
+
+  /** POST /v1/conversations/{convId}/messages/{seq}/recall. */
+  void recall(Context ctx) {
+    Caller caller = Authentication.caller(ctx);
+    ConvId convId = AccessControl.convId(ctx.pathParam("convId"));
+    long seq = seqParam(ctx.pathParam("seq"));
+    access.requireRecallable(caller, convId, seq);
+    Command command = new Commands(caller.userId(), caller.deviceId()).recall(convId.value(), seq);
+    ctx.future(() -> roundTrip.submit(command).thenAccept(result -> {
+      if (result instanceof CommandRoundTrip.Result.Stored stored) {
+        ctx.status(200).json(new Views.Recalled(Views.Message.of(stored.message()), stored.duplicate()));
+      } else {
+        ctx.status(202).json(new Views.RecallAccepted(convId.value(), seq, "accepted"));
+      }
+    }));
+  }
+
+  /** GET /v1/conversations/{convId}/messages?after&until&before&last&limit. */
+  void fetch(Context ctx) {
+    Caller caller = Authentication.caller(ctx);
+    ConvId convId = AccessControl.convId(ctx.pathParam("convId"));
+    FetchRequest request = FetchRequest.parse(ctx.queryParamMap());
+    access.requireMember(caller, convId);
+    ctx.json(fetches.fetch(caller, convId, request));
+  }
+
+  private static long seqParam(String text) {
+    try {
+      long seq = Long.parseLong(text);
+      if (seq >= 1 && text.chars().allMatch(c -> c >= '0' && c <= '9')) {
+        return seq;
+      }
+    } catch (NumberFormatException ignored) {
+      // answered below
+    }
+    throw ApiException.badRequest("invalid_parameter", "seq must be a positive integer");
+  }
+}

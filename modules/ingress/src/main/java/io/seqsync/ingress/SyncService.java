@@ -1,0 +1,48 @@
+package io.seqsync.ingress;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.seqsync.store.ConversationQueries;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * The reconnect handshake (R13): {@code {"cursors": {convId: seq, ...}}} in (cursors may be
+ * omitted), the caller's conversations with something new for this device out. Thread-safe.
+ */
+final class SyncService {
+  static final int MAX_CURSORS = 10_000;
+
+  private final ConversationQueries conversations;
+
+  SyncService(ConversationQueries conversations) {
+    this.conversations = conversations;
+  }
+
+  Views.Synced sync(Caller caller, ObjectNode body) {
+    Map<String, Long> cursors = cursors(body);
+    return new Views.Synced(conversations.sync(caller.userId(), caller.deviceId(), cursors).stream()
+        .map(Views.SyncConversation::of).toList(), System.currentTimeMillis());
+  }
+
+  static Map<String, Long> cursors(ObjectNode body) {
+    JsonNode node = body.get("cursors");
+    if (node == null || node.isNull()) {
+      return Map.of();
+    }
+    if (!node.isObject()) {
+      throw ApiException.badRequest("invalid_field", "cursors must be an object of convId to seq, not " + Json.kind(node));
+    }
+    if (node.size() > MAX_CURSORS) {
+      throw ApiException.badRequest("invalid_field", "at most " + MAX_CURSORS + " cursors");
+    }
+    Map<String, Long> cursors = new HashMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
+      Map.Entry<String, JsonNode> field = fields.next();
+      AccessControl.convId(field.getKey());
+      cursors.put(field.getKey(), Json.seq(field.getValue(), "cursors." + field.getKey()));
+    }
+    return cursors;
+  }
+}

@@ -1,0 +1,104 @@
+package io.seqsync.ingress;
+
+import io.seqsync.events.DeviceIds;
+import io.seqsync.events.UserIds;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The {@code token} subcommand: mints a token for {@code --user ID --device ID [--ttl 30d]}
+ * ({@code --name=value} works too). A ttl is a number with a unit ({@code 90s}, {@code 15m},
+ * {@code 12h}, {@code 30d}) or ISO-8601 ({@code P30D}, {@code PT12H}).
+ */
+public final class TokenCommand {
+  public static final String USAGE = "usage: token --user ID --device ID [--ttl 30d]";
+  private static final Set<String> OPTIONS = Set.of("--user", "--device", "--ttl");
+
+  private TokenCommand() {}
+
+  /**
+   * Prints a token signed with {@code secret} on {@code out} and returns 0, or prints what is
+   * wrong and the usage on {@code err} and returns 2.
+   */
+  public static int run(String[] args, String secret, Duration defaultTtl, PrintStream out, PrintStream err) {
+    try {
+      out.println(mint(args, secret, defaultTtl));
+      return 0;
+    } catch (IllegalArgumentException e) {
+      err.println(e.getMessage());
+      err.println(USAGE);
+      return 2;
+    }
+  }
+
+  /** The token for {@code args}; throws {@link IllegalArgumentException} saying what is wrong with them. */
+  public static String mint(String[] args, String secret, Duration defaultTtl) {
+    Map<String, String> options = parse(args);
+    String user = options.get("--user");
+    String device = options.get("--device");
+    if (user == null || device == null) {
+      throw new IllegalArgumentException("--user and --device are required");
+    }
+    long userId = UserIds.parse(user)
+        .orElseThrow(() -> new IllegalArgumentException("--user must be a positive 64-bit decimal id: " + user));
+    if (!DeviceIds.isValid(device)) {
+      throw new IllegalArgumentException("--device must be 1-64 characters of A-Za-z0-9._-: " + device);
+    }
+    Duration ttl = options.containsKey("--ttl") ? ttl(options.get("--ttl")) : defaultTtl;
+    return new Tokens(secret).mint(userId, device, ttl);
+  }
+
+  private static Map<String, String> parse(String[] args) {
+    Map<String, String> options = new HashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      String name = args[i];
+      String value;
+      int equals = name.indexOf('=');
+      if (equals > 0) {
+        value = name.substring(equals + 1);
+        name = name.substring(0, equals);
+      } else if (i + 1 < args.length) {
+        value = args[++i];
+      } else {
+        throw new IllegalArgumentException(name + " needs a value");
+      }
+      if (!OPTIONS.contains(name)) {
+        throw new IllegalArgumentException("unknown option " + name);
+      }
+      if (options.put(name, value) != null) {
+        throw new IllegalArgumentException(name + " given twice");
+      }
+    }
+    return options;
+  }
+
+  static Duration ttl(String text) {
+    String value = text.trim().toLowerCase(Locale.ROOT);
+    try {
+      Duration ttl;
+      if (value.startsWith("p")) {
+        ttl = Duration.parse(value.toUpperCase(Locale.ROOT));
+      } else {
+        long amount = Long.parseLong(value.substring(0, value.length() - 1));
+        ttl = switch (value.charAt(value.length() - 1)) {
+          case 's' -> Duration.ofSeconds(amount);
+          case 'm' -> Duration.ofMinutes(amount);
+          case 'h' -> Duration.ofHours(amount);
+          case 'd' -> Duration.ofDays(amount);
+          default -> throw new NumberFormatException();
+        };
+      }
+      if (ttl.isNegative() || ttl.isZero()) {
+        throw new IllegalArgumentException("--ttl must be positive: " + text);
+      }
+      return ttl;
+    } catch (NumberFormatException | DateTimeParseException | StringIndexOutOfBoundsException | ArithmeticException e) {
+      throw new IllegalArgumentException("--ttl must be like 90s, 15m, 12h, 30d or P30D: " + text);
+    }
+  }
+}

@@ -1,0 +1,62 @@
+package io.seqsync.ingress;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.seqsync.store.ConversationQueries.SyncRow;
+import io.seqsync.store.StoredMessage;
+import java.util.List;
+
+/** The JSON shapes of the answers (API.md): records serialized by {@link Json#MAPPER}. */
+final class Views {
+  private Views() {}
+
+  /** A message; msgId and senderId are decimal strings, 64-bit ids do not fit a JavaScript number. */
+  record Message(String msgId, String convId, long seq, String senderId, String senderDevice, String clientMsgId,
+      String type, String content, long createTime, boolean recalled) {
+    static Message of(StoredMessage m) {
+      return new Message(Long.toString(m.msgId()), m.convId(), m.seq(), Long.toString(m.senderId()),
+          m.senderDevice(), m.clientMsgId(), m.type(), m.content(), m.createTime(), m.recalled());
+    }
+
+    static List<Message> of(List<StoredMessage> messages) {
+      return messages.stream().map(Message::of).toList();
+    }
+  }
+
+  /** 200 to a send: the stored message; duplicate when it answers a retry with the original. */
+  record Sent(Message message, boolean duplicate) {}
+
+  /** 202: durably accepted, no seq within the reply budget; msgId is null unless already known. */
+  record Accepted(String msgId, String convId, String clientMsgId, String status) {
+    static Accepted of(Long msgId, String convId, String clientMsgId) {
+      return new Accepted(msgId == null ? null : Long.toString(msgId), convId, clientMsgId, "accepted");
+    }
+  }
+
+  /** 202 to a recall: durably accepted, the notice not yet stored within the budget. */
+  record RecallAccepted(String convId, long seq, String status) {}
+
+  /** 200 to a recall: the recall notice, a message with its own seq. */
+  record Recalled(Message notice, boolean duplicate) {}
+
+  /** A page of a fetch; realign only when the asked cursor was ahead of latestSeq (R10). */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  record Fetched(List<Message> messages, boolean hasMore, long nextAfter, long latestSeq, Long realign) {}
+
+  /** The handshake answer (R13). */
+  record Synced(List<SyncConversation> conversations, long serverTime) {}
+
+  record SyncConversation(String convId, long latestSeq, long deviceCursor, long readSeq, long unread) {
+    static SyncConversation of(SyncRow row) {
+      return new SyncConversation(row.convId(), row.latestSeq(), row.deviceCursor(), row.readSeq(), row.unread());
+    }
+  }
+
+  /** Every error: {@code {"error":{"code","message"}}}. */
+  record ErrorBody(Error error) {
+    static ErrorBody of(String code, String message) {
+      return new ErrorBody(new Error(code, message));
+    }
+  }
+
+  record Error(String code, String message) {}
+}

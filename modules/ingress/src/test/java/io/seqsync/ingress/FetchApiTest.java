@@ -1,0 +1,276 @@
+package io.seqsync.ingress;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.seqsync.config.ConfigLoader;
+import io.seqsync.events.Topics;
+import io.seqsync.localstack.LocalPostgres;
+import io.seqsync.store.StoredMessage;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Fetch semantics (R8-R11, R16) and authentication, over HTTP, on rows written with plain SQL. */
+class FetchApiTest {
+  private static final String CONV = "d:1:2";
+  private static final String MESSAGES = "/v1/conversations/" + CONV + "/messages";
+
+  @TempDir static Path dir;
+  private static LocalPostgres postgres;
+  // Nothing listens there: fetches never touch Kafka.
+  private static CommandPublisher publisher;
+
+  private TestApp test;
+  private String phone;
+
+  @BeforeAll
+  static void start() {
+    postgres = LocalPostgres.start(dir, 0);
+    publisher = new CommandPublisher("127.0.0.1:1", Topics.from(ConfigLoader.of(Map.of()).kafka()).commands());
+  }
+
+  @AfterAll
+  static void stop() {
+    publisher.close();
+    postgres.close();
+  }
+
+  @BeforeEach
+  void app() {
+    test = new TestApp(postgres, publisher, new ReplyWaiter(), Duration.ofSeconds(1), 1024);
+    test.rows.conversation(CONV, 1, 2).messages(CONV, 1, 120, 2);
+    phone = test.token(1, "phone");
+  }
+
+  @AfterEach
+  void close() {
+    test.close();
+  }
+
+  @Test
+  void withoutAfterItStartsFromThisDevicesServerCursor() {
+    JsonNode first = fetch("", phone);
+    assertThat(seqs(first)).containsExactlyElementsOf(range(1, 50));
+    assertThat(first.get("hasMore").asBoolean()).isTrue();
+    assertThat(first.get("nextAfter").asLong()).isEqualTo(50);
+    assertThat(first.get("latestSeq").asLong()).isEqualTo(120);
+    assertThat(first.has("realign")).isFalse();
+
+    test.rows.deviceCursor(1, "phone", CONV, 100);
+    JsonNode rest = fetch("", phone);
+    assertThat(seqs(rest)).containsExactlyElementsOf(range(101, 120));
+    assertThat(rest.get("hasMore").asBoolean()).isFalse();
+    assertThat(rest.get("nextAfter").asLong()).isEqualTo(120);
+
+    // Another device of the same user has its own cursor (R11).
+    assertThat(seqs(fetch("", test.token(1, "laptop")))).containsExactlyElementsOf(range(1, 50));
+    // The cursor only sets where to start; until still bounds the range.
+    assertThat(seqs(fetch("?until=103", phone))).containsExactly(101L, 102L, 103L);
+  }
+
+  @Test
+  void afterPagesForward() {
+    JsonNode page = fetch("?after=60", phone);
+    assertThat(seqs(page)).containsExactlyElementsOf(range(61, 110));
+    assertThat(page.get("hasMore").asBoolean()).isTrue();
+    assertThat(page.get("nextAfter").asLong()).isEqualTo(110);
+
+    JsonNode next = fetch("?after=110&limit=5", phone);
+    assertThat(seqs(next)).containsExactlyElementsOf(range(111, 115));
+    assertThat(next.get("hasMore").asBoolean()).isTrue();
+
+    JsonNode caughtUp = fetch("?after=120", phone);
+    assertThat(caughtUp.get("messages")).isEmpty();
+    assertThat(caughtUp.get("hasMore").asBoolean()).isFalse();
+    assertThat(caughtUp.get("nextAfter").asLong()).isEqualTo(120);
+    assertThat(caughtUp.get("latestSeq").asLong()).isEqualTo(120);
+    assertThat(caughtUp.has("realign")).isFalse();
+  }
+
+  @Test
+  void afterAndUntilFetchExactlyThatRange() {
+    JsonNode gap = fetch("?after=10&until=15", phone);
+    assertThat(seqs(gap)).containsExactlyElementsOf(range(11, 15));
+    assertThat(gap.get("hasMore").asBoolean()).isFalse();
+    assertThat(gap.get("nextAfter").asLong()).isEqualTo(15);
+
+    JsonNode wide = fetch("?after=10&until=100&limit=20", phone);
+    assertThat(seqs(wide)).containsExactlyElementsOf(range(11, 30));
+    assertThat(wide.get("hasMore").asBoolean()).isTrue();
+
+    JsonNode emptyRange = fetch("?after=15&until=15", phone);
+    assertThat(emptyRange.get("messages")).isEmpty();
+    assertThat(emptyRange.get("nextAfter").asLong()).isEqualTo(15);
+  }
+
+  @Test
+  void lastGivesTheLatestAndBeforePagesBackwards() {
+    JsonNode firstScreen = fetch("?last=20", phone);
+    assertThat(seqs(firstScreen)).containsExactlyElementsOf(range(101, 120));
+    assertThat(firstScreen.get("hasMore").asBoolean()).isTrue();
+    assertThat(firstScreen.get("nextAfter").asLong()).isEqualTo(120);
+
+    List<Long> history = new ArrayList<>(seqs(firstScreen));
+    long before = history.get(0);
+    JsonNode page;
+    do {
+      page = fetch("?before=" + before + "&limit=50", phone);
+      List<Long> older = seqs(page);
+      assertThat(older).isSortedAccordingTo(Long::compare);
+      history.addAll(0, older);
+      before = older.get(0);
+    } while (page.get("hasMore").asBoolean());
+    assertThat(history).containsExactlyElementsOf(range(1, 120));
+
+    JsonNode second = fetch("?before=101", phone);
+    assertThat(seqs(second)).containsExactlyElementsOf(range(51, 100));
+    assertThat(second.get("hasMore").asBoolean()).isTrue();
+    JsonNode oldest = fetch("?before=51", phone);
+    assertThat(seqs(oldest)).containsExactlyElementsOf(range(1, 50));
+    assertThat(oldest.get("hasMore").asBoolean()).isFalse();
+    JsonNode nothing = fetch("?before=1", phone);
+    assertThat(nothing.get("messages")).isEmpty();
+    assertThat(nothing.get("hasMore").asBoolean()).isFalse();
+  }
+
+  @Test
+  void aCursorAheadOfTheServerRealignsWithTheLatestTwenty() {
+    JsonNode page = fetch("?after=500", phone);
+    assertThat(seqs(page)).containsExactlyElementsOf(range(101, 120));
+    assertThat(page.get("realign").asLong()).isEqualTo(120);
+    assertThat(page.get("latestSeq").asLong()).isEqualTo(120);
+    assertThat(page.get("nextAfter").asLong()).isEqualTo(120);
+    assertThat(page.get("hasMore").asBoolean()).isFalse();
+
+    JsonNode empty = fetch("?after=7", "/v1/conversations/d:1:9/messages", phone);
+    assertThat(empty.get("messages")).isEmpty();
+    assertThat(empty.get("realign").asLong()).isZero();
+    assertThat(empty.get("latestSeq").asLong()).isZero();
+  }
+
+  @Test
+  void aConversationWithoutMessagesIsAnEmptyPage() {
+    JsonNode page = fetch("", "/v1/conversations/d:1:9/messages", phone);
+    assertThat(page.get("messages")).isEmpty();
+    assertThat(page.get("hasMore").asBoolean()).isFalse();
+    assertThat(page.get("nextAfter").asLong()).isZero();
+    assertThat(page.get("latestSeq").asLong()).isZero();
+  }
+
+  @Test
+  void messagesHaveTheApiShape() {
+    test.rows.conversation("g:team", 1, 7).message("g:team", 1, 9_007_199_254_740_993L, 7, "image", "https://x/y.png");
+    JsonNode message = fetch("?after=0", "/v1/conversations/g:team/messages", phone).get("messages").get(0);
+
+    assertThat(Http.JSON.convertValue(message, Map.class).keySet()).containsExactlyInAnyOrder("msgId", "convId", "seq",
+        "senderId", "senderDevice", "clientMsgId", "type", "content", "createTime", "recalled");
+    assertThat(message.get("msgId").isTextual()).isTrue();
+    assertThat(message.get("msgId").asText()).isEqualTo("9007199254740993");
+    assertThat(message.get("senderId").asText()).isEqualTo("7");
+    assertThat(message.get("senderId").isTextual()).isTrue();
+    assertThat(message.get("seq").isIntegralNumber()).isTrue();
+    assertThat(message.get("createTime").isIntegralNumber()).isTrue();
+    assertThat(message.get("convId").asText()).isEqualTo("g:team");
+    assertThat(message.get("type").asText()).isEqualTo("image");
+    assertThat(message.get("recalled").asBoolean()).isFalse();
+
+    test.rows.recalled(CONV, 3);
+    JsonNode recalled = fetch("?after=2&limit=1", phone).get("messages").get(0);
+    assertThat(recalled.get("recalled").asBoolean()).isTrue();
+    assertThat(recalled.get("content").asText()).isEqualTo(StoredMessage.RECALLED_PLACEHOLDER);
+  }
+
+  @Test
+  void badParametersAre400() {
+    for (String query : List.of("?limit=0", "?limit=-1", "?limit=51", "?limit=abc", "?limit=1.5", "?limit=",
+        "?after=-1", "?after=x", "?after=99999999999999999999", "?until=-3", "?before=0", "?last=0", "?last=51",
+        "?last=20&after=3", "?last=20&limit=10", "?before=9&after=3", "?before=9&until=20", "?after=10&until=5",
+        "?after=1&after=2")) {
+      Http.Response response = test.http.get(MESSAGES + query, phone);
+      assertThat(response.status()).as(query).isEqualTo(400);
+      assertThat(response.errorCode()).as(query).isEqualTo("invalid_parameter");
+      assertThat(response.json().path("error").path("message").asText()).as(query).isNotBlank();
+    }
+    assertThat(test.http.get(MESSAGES + "?limit=50", phone).status()).isEqualTo(200);
+    assertThat(test.http.get(MESSAGES + "?last=50", phone).status()).isEqualTo(200);
+  }
+
+  @Test
+  void onlyMembersMayFetch() {
+    Http.Response stranger = test.http.get(MESSAGES, test.token(3, "phone"));
+    assertThat(stranger.status()).isEqualTo(403);
+    assertThat(stranger.errorCode()).isEqualTo("not_a_member");
+
+    test.rows.conversation("g:team", 1, 5);
+    assertThat(test.http.get("/v1/conversations/g:team/messages", phone).status()).isEqualTo(200);
+    assertThat(test.http.get("/v1/conversations/g:team/messages", test.token(2, "phone")).status()).isEqualTo(403);
+    Http.Response unknown = test.http.get("/v1/conversations/g:nope/messages", phone);
+    assertThat(unknown.status()).isEqualTo(404);
+    assertThat(unknown.errorCode()).isEqualTo("no_such_conversation");
+
+    for (String bad : List.of("x:1", "d:2:1", "d:1:1", "d:0:1", "g:", "g:a%20b", "d:1:2:3")) {
+      Http.Response response = test.http.get("/v1/conversations/" + bad + "/messages", phone);
+      assertThat(response.status()).as(bad).isEqualTo(400);
+      assertThat(response.errorCode()).as(bad).isEqualTo("invalid_conv_id");
+    }
+  }
+
+  @Test
+  void tokensAreRequiredAndChecked() {
+    Http.Response missing = test.http.get(MESSAGES, null);
+    assertThat(missing.status()).isEqualTo(401);
+    assertThat(missing.errorCode()).isEqualTo("missing_token");
+    assertThat(missing.headers().firstValue("WWW-Authenticate")).contains("Bearer");
+
+    String forged = new Tokens("another-secret-another-secret-another-secret").mint(1, "phone", Duration.ofHours(1));
+    String expired = test.tokens.mint(1, "phone", Instant.now().minusSeconds(3600));
+    Map<String, String> cases = Map.of(
+        forged, "invalid_token",
+        expired, "token_expired",
+        "not-a-jwt", "invalid_token",
+        phone.substring(0, phone.length() - 2), "invalid_token");
+    cases.forEach((token, code) -> {
+      Http.Response response = test.http.get(MESSAGES, token);
+      assertThat(response.status()).isEqualTo(401);
+      assertThat(response.errorCode()).isEqualTo(code);
+    });
+
+    Http.Response basic = test.http.send(test.http.builder(MESSAGES, null)
+        .header("Authorization", "Basic dXNlcjpwYXNz").GET().build());
+    assertThat(basic.status()).isEqualTo(401);
+    assertThat(basic.errorCode()).isEqualTo("invalid_token");
+
+    assertThat(test.http.get(MESSAGES, phone).status()).isEqualTo(200);
+  }
+
+  private JsonNode fetch(String query, String token) {
+    return fetch(query, MESSAGES, token);
+  }
+
+  private JsonNode fetch(String query, String path, String token) {
+    Http.Response response = test.http.get(path + query, token);
+    assertThat(response.status()).as(response.body()).isEqualTo(200);
+    return response.json();
+  }
+
+  private static List<Long> seqs(JsonNode page) {
+    List<Long> seqs = new ArrayList<>();
+    page.get("messages").forEach(message -> seqs.add(message.get("seq").asLong()));
+    return seqs;
+  }
+
+  private static List<Long> range(long from, long to) {
+    return LongStream.rangeClosed(from, to).boxed().toList();
+  }
+}

@@ -1,0 +1,124 @@
+package io.seqsync.ingress;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.seqsync.config.ConfigLoader;
+import io.seqsync.events.Topics;
+import io.seqsync.localstack.LocalPostgres;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The reconnect handshake (R13) over HTTP. */
+class SyncApiTest {
+  @TempDir static Path dir;
+  private static LocalPostgres postgres;
+  private static CommandPublisher publisher;
+
+  private TestApp test;
+  private String phone;
+
+  @BeforeAll
+  static void start() {
+    postgres = LocalPostgres.start(dir, 0);
+    publisher = new CommandPublisher("127.0.0.1:1", Topics.from(ConfigLoader.of(Map.of()).kafka()).commands());
+  }
+
+  @AfterAll
+  static void stop() {
+    publisher.close();
+    postgres.close();
+  }
+
+  @BeforeEach
+  void app() {
+    test = new TestApp(postgres, publisher, new ReplyWaiter(), Duration.ofSeconds(1), 1024);
+    phone = test.token(1, "phone");
+    test.rows
+        .conversation("d:1:2", 1, 2).messages("d:1:2", 1, 5, 2)
+        .conversation("d:1:3", 1, 3).messages("d:1:3", 1, 2, 3)
+        .conversation("g:team", 1, 2, 3).messages("g:team", 1, 3, 1)
+        .conversation("d:2:3", 2, 3).messages("d:2:3", 1, 9, 2)
+        .deviceCursor(1, "phone", "d:1:2", 5);
+  }
+
+  @AfterEach
+  void close() {
+    test.close();
+  }
+
+  @Test
+  void listsOnlyConversationsWithSomethingNewIncludingUnknownOnes() {
+    // The device reports d:1:3 caught up; g:team it does not know; d:1:2 is caught up on the server.
+    JsonNode answer = sync(phone, "{\"cursors\":{\"d:1:3\":2}}");
+    assertThat(convIds(answer)).containsExactly("g:team");
+    JsonNode team = answer.get("conversations").get(0);
+    assertThat(team.get("latestSeq").asLong()).isEqualTo(3);
+    assertThat(team.get("deviceCursor").asLong()).isZero();
+    assertThat(team.get("readSeq").asLong()).isZero();
+    assertThat(team.get("unread").asLong()).isZero(); // all three are the user's own
+    assertThat(answer.get("serverTime").asLong()).isCloseTo(System.currentTimeMillis(), org.assertj.core.data.Offset.offset(60_000L));
+
+    // Nothing reported: server cursors decide. Most recently active first.
+    assertThat(convIds(sync(phone, "{}"))).containsExactly("g:team", "d:1:3");
+    assertThat(convIds(sync(phone, "{\"cursors\":{}}"))).containsExactly("g:team", "d:1:3");
+    // The client's cursor wins over the server's (a lost ack, R14).
+    assertThat(convIds(sync(phone, "{\"cursors\":{\"d:1:2\":3,\"d:1:3\":2,\"g:team\":3}}"))).containsExactly("d:1:2");
+    assertThat(sync(phone, "{\"cursors\":{\"d:1:2\":5,\"d:1:3\":2,\"g:team\":3}}").get("conversations")).isEmpty();
+    // A conversation the caller is not in never shows, even when named.
+    assertThat(convIds(sync(phone, "{\"cursors\":{\"d:2:3\":0,\"d:1:3\":2,\"g:team\":3}}"))).isEmpty();
+  }
+
+  @Test
+  void rowsCarryCursorReadPositionAndUnread() {
+    test.rows.readSeq(1, "d:1:2", 2).recalled("d:1:2", 4);
+    JsonNode direct = sync(phone, "{\"cursors\":{\"d:1:2\":1}}").get("conversations").get(0);
+
+    assertThat(Http.JSON.convertValue(direct, Map.class).keySet())
+        .containsExactlyInAnyOrder("convId", "latestSeq", "deviceCursor", "readSeq", "unread");
+    assertThat(direct.get("convId").asText()).isEqualTo("d:1:2");
+    assertThat(direct.get("latestSeq").asLong()).isEqualTo(5);
+    assertThat(direct.get("deviceCursor").asLong()).isEqualTo(5);
+    assertThat(direct.get("readSeq").asLong()).isEqualTo(2);
+    assertThat(direct.get("unread").asLong()).isEqualTo(2); // 3 and 5; 4 is recalled
+  }
+
+  @Test
+  void devicesAreIndependent() {
+    assertThat(convIds(sync(test.token(1, "laptop"), "{}"))).containsExactly("d:1:2", "g:team", "d:1:3");
+    assertThat(convIds(sync(test.token(3, "phone"), "{}"))).containsExactly("d:2:3", "g:team", "d:1:3");
+  }
+
+  @Test
+  void badBodiesAre400() {
+    for (String body : List.of("", "[]", "null", "{", "{\"cursors\":[]}", "{\"cursors\":5}",
+        "{\"cursors\":{\"d:1:2\":-1}}", "{\"cursors\":{\"d:1:2\":\"3\"}}", "{\"cursors\":{\"d:1:2\":1.5}}",
+        "{\"cursors\":{\"nope\":1}}", "{\"cursors\":{\"d:1:2\":1,\"d:1:2\":2}}", "{} trailing")) {
+      Http.Response response = test.http.post("/v1/sync", phone, body);
+      assertThat(response.status()).as(body).isEqualTo(400);
+      assertThat(response.errorCode()).as(body).isIn("invalid_json", "invalid_field", "invalid_conv_id");
+    }
+    assertThat(test.http.post("/v1/sync", null, "{}").status()).isEqualTo(401);
+  }
+
+  private JsonNode sync(String token, String body) {
+    Http.Response response = test.http.post("/v1/sync", token, body);
+    assertThat(response.status()).as(response.body()).isEqualTo(200);
+    return response.json();
+  }
+
+  private static List<String> convIds(JsonNode answer) {
+    List<String> ids = new ArrayList<>();
+    answer.get("conversations").forEach(row -> ids.add(row.get("convId").asText()));
+    return ids;
+  }
+}

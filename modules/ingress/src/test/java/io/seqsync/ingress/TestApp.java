@@ -1,0 +1,46 @@
+package io.seqsync.ingress;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.seqsync.localstack.LocalPostgres;
+import io.seqsync.store.ConversationQueries;
+import io.seqsync.store.Database;
+import io.seqsync.store.MessageQueries;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An ingress on a fresh database of a shared PostgreSQL, with the given publisher and waiter, on
+ * a free port. Closes the app and the database, not the publisher or waiter.
+ */
+final class TestApp implements AutoCloseable {
+  static final String SECRET = "test-secret-test-secret-test-secret-0123";
+  private static final AtomicInteger DATABASES = new AtomicInteger();
+
+  final Database database;
+  final Rows rows;
+  final Tokens tokens = new Tokens(SECRET);
+  final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  final IngressApp app;
+  final Http http;
+
+  TestApp(LocalPostgres postgres, CommandPublisher publisher, ReplyWaiter waiter, Duration replyBudget, int maxContentBytes) {
+    String url = postgres.createDatabase("ingress_" + ProcessHandle.current().pid() + "_" + DATABASES.incrementAndGet());
+    database = Database.open(url, postgres.user(), postgres.password(), 4);
+    rows = new Rows(database.jdbi());
+    app = new IngressApp(new IngressSettings("127.0.0.1", 0, replyBudget, maxContentBytes), publisher, waiter,
+        new MessageQueries(database.jdbi()), new ConversationQueries(database.jdbi()), tokens, registry).start();
+    http = new Http(app.port());
+  }
+
+  String token(long userId, String deviceId) {
+    return tokens.mint(userId, deviceId, Duration.ofHours(1));
+  }
+
+  @Override
+  public void close() {
+    app.close();
+    database.close();
+    registry.close();
+  }
+}

@@ -1,0 +1,60 @@
+package io.seqsync.projector;
+
+import io.micrometer.core.instrument.logging.LoggingMeterRegistry;
+import io.seqsync.config.ConfigException;
+import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.events.TopicAdmin;
+import io.seqsync.events.Topics;
+import io.seqsync.store.Database;
+import java.net.URI;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import redis.clients.jedis.JedisPooled;
+
+/**
+ * Runs the projector alone against external servers: {@code SEQSYNC_KAFKA_BOOTSTRAP_SERVERS},
+ * {@code SEQSYNC_POSTGRES_JDBC_URL} and {@code SEQSYNC_REDIS_URI} are required. Stops cleanly on
+ * SIGTERM; exits with 1 when the projector fails for good. Metrics are logged once a minute.
+ */
+public final class ProjectorMain {
+  private static final Logger log = LoggerFactory.getLogger(ProjectorMain.class);
+  // The projector uses one connection at a time; a second one covers the offsets read on a rebalance.
+  private static final int POOL_SIZE = 2;
+
+  private ProjectorMain() {}
+
+  public static void main(String[] args) throws InterruptedException {
+    SeqsyncConfig config = ConfigLoader.fromEnvironment();
+    String bootstrapServers = required(config.kafka().bootstrapServers(), "SEQSYNC_KAFKA_BOOTSTRAP_SERVERS");
+    String jdbcUrl = required(config.postgres().jdbcUrl(), "SEQSYNC_POSTGRES_JDBC_URL");
+    String redisUri = required(config.redis().uri(), "SEQSYNC_REDIS_URI");
+    log.info("projector starting: group {}, Kafka {}", config.projector().groupId(), bootstrapServers);
+    Topics topics = Topics.from(config.kafka());
+    TopicAdmin.ensure(bootstrapServers, topics, config.kafka().replicationFactor());
+
+    Database database = Database.open(jdbcUrl, config.postgres().user(), config.postgres().password(), POOL_SIZE);
+    JedisPooled redis = new JedisPooled(URI.create(redisUri));
+    LoggingMeterRegistry registry = new LoggingMeterRegistry();
+    Projector projector = new Projector(bootstrapServers, topics, database, redis, registry, config.projector());
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      projector.close();
+      redis.close();
+      database.close();
+      registry.close();
+    }, "projector-shutdown"));
+    projector.start();
+    try {
+      projector.stopped().get();
+    } catch (ExecutionException e) {
+      log.error("projector failed", e.getCause());
+      System.exit(1);
+    }
+  }
+
+  private static String required(Optional<String> value, String variable) {
+    return value.orElseThrow(() -> new ConfigException("set " + variable + ": the projector runs against external servers"));
+  }
+}

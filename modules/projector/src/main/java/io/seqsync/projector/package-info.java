@@ -1,0 +1,2 @@
+/** The projector: the events topic into PostgreSQL, then announced on Redis. */
+package io.seqsync.projector;

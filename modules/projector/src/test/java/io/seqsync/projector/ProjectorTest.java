@@ -1,0 +1,199 @@
+package io.seqsync.projector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.events.TopicAdmin;
+import io.seqsync.events.Topics;
+import io.seqsync.events.model.CommandRejected;
+import io.seqsync.events.model.Event;
+import io.seqsync.events.model.RejectReason;
+import io.seqsync.store.Announcements;
+import io.seqsync.store.Database;
+import io.seqsync.store.Outcome;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import redis.clients.jedis.JedisPooled;
+
+/**
+ * The projector in this JVM, on real servers: what it stores, skips, counts and announces, and
+ * how it comes through a failing database and a hand-over between instances. Each test has its
+ * own topics, database and consumer group.
+ */
+class ProjectorTest {
+  private static final AtomicInteger TESTS = new AtomicInteger();
+  private static final Duration TIMEOUT = Duration.ofSeconds(30);
+  private static final List<String> CONVERSATIONS = List.of("d:1:2", "d:1:3", "g:team");
+
+  @TempDir static Path dir;
+  private static TestServers servers;
+  private static JedisPooled redis;
+
+  private final List<AutoCloseable> resources = new ArrayList<>();
+  private Topics topics;
+  private Database database;
+  private StoredProjection stored;
+  private EventLog events;
+  private SeqsyncConfig.Projector settings;
+
+  @BeforeAll
+  static void startServers() {
+    servers = TestServers.start(dir);
+    redis = new JedisPooled(java.net.URI.create(servers.redisUri()));
+  }
+
+  @AfterAll
+  static void stopServers() {
+    redis.close();
+    servers.close();
+  }
+
+  @BeforeEach
+  void isolate() {
+    int test = TESTS.incrementAndGet();
+    SeqsyncConfig config = ConfigLoader.of(Map.of("kafka.topic-prefix", "t" + test + ".", "kafka.partitions", "3",
+        "projector.group-id", "projector-test-" + test, "projector.retry-backoff", "200ms"));
+    topics = Topics.from(config.kafka());
+    settings = config.projector();
+    TopicAdmin.ensure(servers.bootstrapServers(), topics, (short) 1);
+    String jdbcUrl = servers.postgres().createDatabase("projector_" + test);
+    database = closing(Database.open(jdbcUrl, servers.postgres().user(), servers.postgres().password(), 2));
+    stored = new StoredProjection(database.jdbi(), topics.events().name());
+    events = closing(new EventLog(servers.bootstrapServers(), topics));
+  }
+
+  @AfterEach
+  void closeResources() throws Exception {
+    for (int i = resources.size() - 1; i >= 0; i--) {
+      resources.get(i).close();
+    }
+  }
+
+  @Test
+  void storesCommittedEventsSkipsUndecodableRecordsAndAnnouncesAfterTheCommit() throws Exception {
+    Queue<Outcome> announced = new ConcurrentLinkedQueue<>();
+    Announcements.Subscription subscription =
+        closing(Announcements.subscribe(servers.redisHost(), servers.redisPort(), announced::add));
+    await(subscription::isSubscribed);
+    events.commitGarbage("d:1:2", "not an event".getBytes(StandardCharsets.UTF_8));
+    events.abort(messages(30));
+    Event rejected = new Event("g:team", "cmd-rejected", 1L, new CommandRejected(RejectReason.NOT_ALLOWED, "not a member"));
+    events.commit(List.of(rejected));
+    events.commit(messages(300));
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+    Projector projector = closing(projector(registry));
+    projector.start();
+
+    stored.awaitOffsets(events.nextOffsets(), TIMEOUT);
+    stored.assertHoldsExactly(events);
+    assertThat(count(registry, "seqsync.projector.undecodable")).isEqualTo(1);
+    assertThat(count(registry, "seqsync.projector.events.projected")).isEqualTo(301);
+    assertThat(registry.get("seqsync.projector.seq.anomalies").counters()).hasSize(2)
+        .allMatch(counter -> counter.count() == 0);
+    assertThat(registry.get("seqsync.projector.batch.size").summary().totalAmount()).isEqualTo(302);
+    assertThat(registry.get("seqsync.projector.batch.latency").timer().count()).isPositive();
+    await(() -> announced.size() == 301);
+    assertThat(announced).contains(Outcome.rejected("cmd-rejected", "g:team", "NOT_ALLOWED: not a member"));
+    assertThat(announced).filteredOn(outcome -> outcome.kind() == Outcome.Kind.APPENDED).hasSize(300)
+        .allMatch(outcome -> stored.messageKeys().contains(outcome.convId() + "/" + outcome.seq() + "/" + outcome.msgId()));
+  }
+
+  @Test
+  void aFailingDatabaseIsRetriedFromTheStoredOffsetsWithoutLossOrRepeat() throws Exception {
+    database.jdbi().useHandle(handle -> handle.execute("create function refuse() returns trigger language plpgsql"
+        + " as 'begin raise exception ''the disk is full''; end';"
+        + " create trigger refuse_messages before insert on messages for each row execute function refuse()"));
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    Projector projector = closing(projector(registry));
+    projector.start();
+    events.commit(messages(200));
+
+    await(() -> count(registry, "seqsync.projector.batch.failures") >= 3);
+    assertThat(stored.messageCount()).isZero();
+    assertThat(stored.offsets()).as("rolled back with the rows").isEmpty();
+    events.commit(messages(100));
+    database.jdbi().useHandle(handle -> handle.execute("drop trigger refuse_messages on messages"));
+
+    stored.awaitOffsets(events.nextOffsets(), TIMEOUT);
+    stored.assertHoldsExactly(events);
+    assertThat(count(registry, "seqsync.projector.events.projected")).isEqualTo(300);
+    assertThat(registry.get("seqsync.projector.seq.anomalies").counters()).allMatch(counter -> counter.count() == 0);
+  }
+
+  @Test
+  void instancesHandPartitionsOverExactlyOnce() throws Exception {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    Projector first = closing(projector(registry));
+    Projector second = closing(projector(registry));
+    first.start();
+    second.start();
+    events.commit(messages(600));
+    stored.awaitMessages(600, TIMEOUT, true);
+
+    // The first leaves the group with events in flight: the second takes its partitions over from
+    // the offsets in PostgreSQL. Then a third joins and takes some of them.
+    for (int round = 0; round < 5; round++) {
+      events.commit(messages(300));
+    }
+    first.close();
+    await(() -> second.assignedPartitions().size() == 3);
+    for (int round = 0; round < 5; round++) {
+      events.commit(messages(300));
+    }
+    Projector third = closing(projector(registry));
+    third.start();
+    await(() -> !third.assignedPartitions().isEmpty());
+    events.commit(messages(300));
+    assertThat(third.assignedPartitions()).doesNotContainAnyElementsOf(second.assignedPartitions());
+
+    stored.awaitOffsets(events.nextOffsets(), TIMEOUT);
+    stored.assertHoldsExactly(events);
+    assertThat(first.stopped()).isCompleted();
+    assertThat(count(registry, "seqsync.projector.events.projected")).isEqualTo(events.committedMessages());
+    assertThat(registry.get("seqsync.projector.seq.anomalies").counters()).allMatch(counter -> counter.count() == 0);
+  }
+
+  private Projector projector(MeterRegistry registry) {
+    return new Projector(servers.bootstrapServers(), topics, database, redis, registry, settings);
+  }
+
+  private List<Event> messages(int count) {
+    return IntStream.range(0, count).mapToObj(i -> events.nextMessage(CONVERSATIONS.get(i % CONVERSATIONS.size()))).toList();
+  }
+
+  private <T extends AutoCloseable> T closing(T resource) {
+    resources.add(resource);
+    return resource;
+  }
+
+  private static double count(MeterRegistry registry, String counter) {
+    return registry.get(counter).counter().count();
+  }
+
+  private static void await(BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + TIMEOUT.toNanos();
+    while (!condition.getAsBoolean()) {
+      assertThat(System.nanoTime()).as("waited %s for a condition", TIMEOUT).isLessThan(deadline);
+      Thread.sleep(50);
+    }
+  }
+}

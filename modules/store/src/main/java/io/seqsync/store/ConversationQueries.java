@@ -1,0 +1,117 @@
+package io.seqsync.store;
+
+import io.seqsync.events.ConvId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * The read side of conversations, memberships, device cursors and read positions. Every method is
+ * one statement. Thread-safe: holds only the (thread-safe) Jdbi.
+ */
+public final class ConversationQueries {
+  /** The message types that count as unread: what people send, not notices. */
+  public static final List<String> COUNTABLE_TYPES = List.of("text", "image", "file");
+
+  private static final String UNREAD = "(select count(*) from messages m where m.conv_id = c.conv_id"
+      + " and m.seq > coalesce(rp.seq, 0) and m.seq <= c.latest_seq and m.sender_id <> :user"
+      + " and m.type in ('text', 'image', 'file') and not m.recalled)";
+
+  // The caller's conversations with something new for this device: latest_seq above the cursor the
+  // client reported for it, or, for a conversation it did not report, above the device's server cursor.
+  private static final String SYNC = "select c.conv_id, c.latest_seq, coalesce(dc.seq, 0) as device_cursor,"
+      + " coalesce(rp.seq, 0) as read_seq, " + UNREAD + " as unread"
+      + " from conversation_members cm"
+      + " join conversations c on c.conv_id = cm.conv_id"
+      + " left join device_cursors dc on dc.user_id = cm.user_id and dc.device_id = :device and dc.conv_id = c.conv_id"
+      + " left join read_positions rp on rp.user_id = cm.user_id and rp.conv_id = c.conv_id"
+      + " left join unnest(cast(:convs as text[]), cast(:seqs as bigint[])) as client(conv_id, seq)"
+      + " on client.conv_id = c.conv_id"
+      + " where cm.user_id = :user and c.latest_seq > coalesce(client.seq, dc.seq, 0)"
+      + " order by c.last_activity desc, c.conv_id";
+
+  /** Where a user stands with a conversation. */
+  public enum Membership {
+    /** The user belongs to the conversation. */
+    MEMBER,
+    /** The conversation exists (or, for a direct one, could exist) and the user is not in it. */
+    NOT_MEMBER,
+    /** A group that does not exist. */
+    NO_SUCH_CONVERSATION
+  }
+
+  /**
+   * One conversation of a handshake answer (R13): its committed watermark, the asking device's
+   * server-side delivery cursor (R11), the user's read position (R18) and the user's unread
+   * count. Immutable.
+   */
+  public record SyncRow(String convId, long latestSeq, long deviceCursor, long readSeq, long unread) {}
+
+  private final Jdbi jdbi;
+
+  public ConversationQueries(Jdbi jdbi) {
+    this.jdbi = jdbi;
+  }
+
+  /**
+   * Whether {@code userId} belongs to {@code convId}. A direct conversation's members are the two
+   * users its id names, whether or not it has a row yet; a group's are its
+   * {@code conversation_members} rows.
+   */
+  public Membership membership(ConvId convId, long userId) {
+    if (convId.kind() == ConvId.Kind.DIRECT) {
+      return convId.namesUser(userId) ? Membership.MEMBER : Membership.NOT_MEMBER;
+    }
+    return jdbi.withHandle(handle -> handle.createQuery("select"
+            + " exists (select 1 from conversations where conv_id = :conv) as known,"
+            + " exists (select 1 from conversation_members where conv_id = :conv and user_id = :user) as member")
+        .bind("conv", convId.value()).bind("user", userId)
+        .map((rs, ctx) -> rs.getBoolean("member") ? Membership.MEMBER
+            : rs.getBoolean("known") ? Membership.NOT_MEMBER : Membership.NO_SUCH_CONVERSATION)
+        .one());
+  }
+
+  /** The device's delivery cursor in the conversation (R11), 0 when it has none. */
+  public long deviceCursor(long userId, String deviceId, String convId) {
+    return jdbi.withHandle(handle -> handle.createQuery("select seq from device_cursors"
+            + " where user_id = :user and device_id = :device and conv_id = :conv")
+        .bind("user", userId).bind("device", deviceId).bind("conv", convId)
+        .mapTo(Long.class).findOne().orElse(0L));
+  }
+
+  /** The user's read position in the conversation (R18), 0 when it has none. */
+  public long readSeq(long userId, String convId) {
+    return jdbi.withHandle(handle -> handle.createQuery("select seq from read_positions"
+            + " where user_id = :user and conv_id = :conv")
+        .bind("user", userId).bind("conv", convId)
+        .mapTo(Long.class).findOne().orElse(0L));
+  }
+
+  /**
+   * The handshake (R13): the user's conversations with something new for this device, most
+   * recently active first. {@code clientCursors} maps convId to the seq the device reports; a
+   * conversation it does not report (one it does not know, say) is compared with the device's
+   * server cursor instead. Unread counts other users' countable messages above the user's read
+   * position that are not recalled.
+   */
+  public List<SyncRow> sync(long userId, String deviceId, Map<String, Long> clientCursors) {
+    List<String> convs = new ArrayList<>(clientCursors.size());
+    List<Long> seqs = new ArrayList<>(clientCursors.size());
+    clientCursors.forEach((conv, seq) -> {
+      convs.add(conv);
+      seqs.add(seq);
+    });
+    return jdbi.withHandle(handle -> handle.createQuery(SYNC)
+        .bind("user", userId).bind("device", deviceId)
+        .bindArray("convs", String.class, convs).bindArray("seqs", Long.class, seqs)
+        .map((rs, ctx) -> new SyncRow(rs.getString("conv_id"), rs.getLong("latest_seq"),
+            rs.getLong("device_cursor"), rs.getLong("read_seq"), rs.getLong("unread")))
+        .list());
+  }
+
+  /** Whether PostgreSQL answers a trivial query (for health checks). */
+  public boolean ping() {
+    return jdbi.withHandle(handle -> handle.createQuery("select 1").mapTo(Integer.class).one()) == 1;
+  }
+}

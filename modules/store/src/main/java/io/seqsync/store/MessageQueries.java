@@ -1,0 +1,148 @@
+package io.seqsync.store;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * The read side of {@code messages}: pages of a conversation by seq (R8, R9, R10, R16), each one
+ * statement that range-scans the primary key (conv_id, seq) and reads the watermark
+ * {@code conversations.latest_seq} in the same snapshot, so a page never shows a message above
+ * the watermark it reports. One extra row is fetched to tell whether more exist. A recalled
+ * message is returned with {@link StoredMessage#RECALLED_PLACEHOLDER} as its content (R6), whatever
+ * the row holds. Thread-safe: holds only the (thread-safe) Jdbi.
+ */
+public final class MessageQueries {
+  private static final String COLUMNS =
+      "c.latest_seq, c.conv_id, m.msg_id, m.seq, m.sender_id, m.sender_device, m.client_msg_id, m.type, m.content,"
+          + " m.create_time, m.recalled";
+
+  // Forward: after < seq <= least(until, watermark), ascending.
+  private static final String FORWARD = "select " + COLUMNS + " from conversations c left join lateral ("
+      + " select * from messages where messages.conv_id = c.conv_id and messages.seq > :after"
+      + " and messages.seq <= least(:until, c.latest_seq) order by messages.seq limit :rows) m on true"
+      + " where c.conv_id = :conv order by m.seq";
+
+  // Backward: seq < before and seq <= watermark, the highest first (reversed in Java).
+  private static final String BACKWARD = "select " + COLUMNS + " from conversations c left join lateral ("
+      + " select * from messages where messages.conv_id = c.conv_id and messages.seq < :before"
+      + " and messages.seq <= c.latest_seq order by messages.seq desc limit :rows) m on true"
+      + " where c.conv_id = :conv order by m.seq desc";
+
+  /**
+   * One page of a conversation's messages, ascending by seq, read in one statement together with
+   * the conversation's committed watermark. {@code hasMore}: for a forward page (after, range)
+   * whether more messages follow the last one within the asked range; for a backward page (before,
+   * last) whether older messages precede the first one. {@code latestSeq} is
+   * {@code conversations.latest_seq} (0 for a conversation that has no row yet). Immutable.
+   */
+  public record Page(List<StoredMessage> messages, boolean hasMore, long latestSeq) {
+    public Page {
+      messages = List.copyOf(messages);
+    }
+
+    /** The seq of the last message, or {@code fallback} for an empty page. */
+    public long lastSeqOr(long fallback) {
+      return messages.isEmpty() ? fallback : messages.get(messages.size() - 1).seq();
+    }
+  }
+
+  private final Jdbi jdbi;
+
+  public MessageQueries(Jdbi jdbi) {
+    this.jdbi = jdbi;
+  }
+
+  /** Messages with seq > {@code afterSeq}, at most {@code limit}, ascending (R8). */
+  public Page after(String convId, long afterSeq, int limit) {
+    return range(convId, afterSeq, Long.MAX_VALUE, limit);
+  }
+
+  /** Messages with {@code afterSeq} < seq <= {@code untilSeq}, at most {@code limit}, ascending (R9). */
+  public Page range(String convId, long afterSeq, long untilSeq, int limit) {
+    requireLimit(limit);
+    List<Row> rows = jdbi.withHandle(handle -> handle.createQuery(FORWARD)
+        .bind("conv", convId).bind("after", afterSeq).bind("until", untilSeq).bind("rows", limit + 1)
+        .map((rs, ctx) -> Row.of(rs)).list());
+    return page(rows, limit, false);
+  }
+
+  /** The latest {@code count} messages, ascending; hasMore tells whether older ones exist (R16). */
+  public Page last(String convId, int count) {
+    return before(convId, Long.MAX_VALUE, count);
+  }
+
+  /**
+   * The {@code limit} messages just below seq {@code beforeSeq}, ascending; hasMore tells whether
+   * older ones exist (R16: paging backwards).
+   */
+  public Page before(String convId, long beforeSeq, int limit) {
+    requireLimit(limit);
+    List<Row> rows = jdbi.withHandle(handle -> handle.createQuery(BACKWARD)
+        .bind("conv", convId).bind("before", beforeSeq).bind("rows", limit + 1)
+        .map((rs, ctx) -> Row.of(rs)).list());
+    return page(rows, limit, true);
+  }
+
+  /** The message at {@code seq}, if it is stored. */
+  public Optional<StoredMessage> bySeq(String convId, long seq) {
+    return jdbi.withHandle(handle -> handle.createQuery("select msg_id, conv_id, seq, sender_id, sender_device,"
+            + " client_msg_id, type, content, create_time, recalled from messages where conv_id = :conv and seq = :seq")
+        .bind("conv", convId).bind("seq", seq)
+        .map((rs, ctx) -> storedMessage(rs))
+        .findOne());
+  }
+
+  /** The conversation's committed watermark, 0 when it has no row yet. */
+  public long latestSeq(String convId) {
+    return jdbi.withHandle(handle -> handle.createQuery("select latest_seq from conversations where conv_id = :conv")
+        .bind("conv", convId).mapTo(Long.class).findOne().orElse(0L));
+  }
+
+  private static Page page(List<Row> rows, int limit, boolean backward) {
+    if (rows.isEmpty()) {
+      return new Page(List.of(), false, 0);
+    }
+    long latestSeq = rows.get(0).latestSeq();
+    List<StoredMessage> messages = new ArrayList<>(rows.size());
+    for (Row row : rows) {
+      if (row.message() != null) {
+        messages.add(row.message());
+      }
+    }
+    boolean hasMore = messages.size() > limit;
+    if (hasMore) {
+      messages.remove(messages.size() - 1);
+    }
+    if (backward) {
+      Collections.reverse(messages);
+    }
+    return new Page(messages, hasMore, latestSeq);
+  }
+
+  private static void requireLimit(int limit) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be positive: " + limit);
+    }
+  }
+
+  static StoredMessage storedMessage(ResultSet rs) throws SQLException {
+    boolean recalled = rs.getBoolean("recalled");
+    return new StoredMessage(rs.getLong("msg_id"), rs.getString("conv_id"), rs.getLong("seq"), rs.getLong("sender_id"),
+        rs.getString("sender_device"), rs.getString("client_msg_id"), rs.getString("type"),
+        recalled ? StoredMessage.RECALLED_PLACEHOLDER : rs.getString("content"), rs.getLong("create_time"), recalled);
+  }
+
+  // One result row: the watermark, and a message unless the conversation has none in range.
+  private record Row(long latestSeq, StoredMessage message) {
+    static Row of(ResultSet rs) throws SQLException {
+      long latestSeq = rs.getLong("latest_seq");
+      rs.getLong("seq");
+      return new Row(latestSeq, rs.wasNull() ? null : storedMessage(rs));
+    }
+  }
+}

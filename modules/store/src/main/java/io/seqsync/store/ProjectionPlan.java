@@ -1,0 +1,156 @@
+package io.seqsync.store;
+
+import io.seqsync.events.model.CommandRejected;
+import io.seqsync.events.model.CursorAdvanced;
+import io.seqsync.events.model.DraftUpdated;
+import io.seqsync.events.model.Event;
+import io.seqsync.events.model.MembershipChanged;
+import io.seqsync.events.model.Message;
+import io.seqsync.events.model.MessageAppended;
+import io.seqsync.events.model.ReadAdvanced;
+import io.seqsync.events.model.RecallApplied;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The effect of one batch of events on the tables, folded in memory in event order, so that each
+ * table is then written with one batched statement: positions keep their maximum, drafts and
+ * memberships their last state, conversations their new latest seq. Checks seq continuity (R25)
+ * on the way. Not thread-safe: one per batch, on the projecting thread.
+ */
+final class ProjectionPlan {
+  private static final Logger log = LoggerFactory.getLogger(ProjectionPlan.class);
+
+  /** A message row to insert; a {@code repeat} is inserted only where no row exists (a late hole filler). */
+  record Append(Message message, boolean repeat) {}
+
+  record Recall(String convId, long seq) {}
+
+  record Member(String convId, long userId) {}
+
+  record DeviceCursor(long userId, String deviceId, String convId) {}
+
+  record UserPosition(long userId, String convId) {}
+
+  record Draft(String deviceId, String text, long updatedAt) {}
+
+  /** A conversation's row after the batch; {@code name} null keeps the stored one. */
+  static final class Conversation {
+    long latestSeq;
+    long lastActivity;
+    String name;
+    boolean changed;
+
+    Conversation(long latestSeq) {
+      this.latestSeq = latestSeq;
+    }
+  }
+
+  final Map<String, Conversation> conversations = new LinkedHashMap<>();
+  final List<Append> appends = new ArrayList<>();
+  final List<Recall> recalls = new ArrayList<>();
+  // Deleted before the inserts run: a member removed and re-added in one batch gets the new joined_seq.
+  final Set<Member> memberRemovals = new LinkedHashSet<>();
+  final Map<Member, Long> memberJoins = new LinkedHashMap<>();
+  final Map<DeviceCursor, Long> cursors = new LinkedHashMap<>();
+  final Map<UserPosition, Long> reads = new LinkedHashMap<>();
+  final Map<UserPosition, Draft> drafts = new LinkedHashMap<>();
+  final List<Outcome> outcomes = new ArrayList<>();
+  final List<ProjectionAnomaly> anomalies = new ArrayList<>();
+
+  /** Folds {@code events}, given the latest seq stored for every conversation they append to. */
+  static ProjectionPlan of(List<Event> events, Map<String, Long> latestSeqs) {
+    ProjectionPlan plan = new ProjectionPlan();
+    latestSeqs.forEach((convId, latest) -> plan.conversations.put(convId, new Conversation(latest)));
+    events.forEach(plan::add);
+    return plan;
+  }
+
+  /** The message a payload appends (a message, a recall or membership notice), or null. */
+  static Message appendedMessage(Object payload) {
+    if (payload instanceof MessageAppended appended) {
+      return appended.getMessage();
+    }
+    if (payload instanceof RecallApplied recall) {
+      return recall.getNotice();
+    }
+    if (payload instanceof MembershipChanged change) {
+      return change.getNotice();
+    }
+    return null;
+  }
+
+  private void add(Event event) {
+    Object payload = event.getPayload();
+    Message message = appendedMessage(payload);
+    if (message != null) {
+      outcomes.add(Outcome.appended(event.getCommandId(), event.getConvId(), message.getSeq(), message.getMsgId()));
+      // A repeated seq was applied before, with all its effects: only the row may be missing.
+      if (append(message)) {
+        applySideEffects(payload, message);
+      }
+    } else if (payload instanceof CursorAdvanced cursor) {
+      cursors.merge(new DeviceCursor(cursor.getUserId(), cursor.getDeviceId(), event.getConvId()), cursor.getSeq(), Math::max);
+      outcomes.add(Outcome.applied(event.getCommandId(), event.getConvId(), cursor.getSeq()));
+    } else if (payload instanceof ReadAdvanced read) {
+      reads.merge(new UserPosition(read.getUserId(), event.getConvId()), read.getSeq(), Math::max);
+      outcomes.add(Outcome.applied(event.getCommandId(), event.getConvId(), read.getSeq()));
+    } else if (payload instanceof DraftUpdated draft) {
+      drafts.put(new UserPosition(draft.getUserId(), event.getConvId()),
+          new Draft(draft.getDeviceId(), draft.getText(), event.getTime()));
+      outcomes.add(Outcome.applied(event.getCommandId(), event.getConvId(), 0));
+    } else if (payload instanceof CommandRejected rejected) {
+      String detail = rejected.getDetail().isEmpty() ? "" : ": " + rejected.getDetail();
+      outcomes.add(Outcome.rejected(event.getCommandId(), event.getConvId(), rejected.getReason() + detail));
+    } else {
+      log.warn("event of command {} in {} has a payload this projector does not know ({}): nothing stored",
+          event.getCommandId(), event.getConvId(), payload == null ? "null" : payload.getClass().getSimpleName());
+    }
+  }
+
+  /** Queues the row and checks its seq; false for a repeat, which is never written over. */
+  private boolean append(Message message) {
+    Conversation conversation = conversations.get(message.getConvId());
+    long expected = conversation.latestSeq + 1;
+    long seq = message.getSeq();
+    if (seq < expected) {
+      log.warn("seq repeated in {}: got {} at or below the latest {} (msgId {}); the stored row is kept",
+          message.getConvId(), seq, expected - 1, message.getMsgId());
+      anomalies.add(new ProjectionAnomaly(ProjectionAnomaly.Kind.REPEAT, message.getConvId(), expected, seq, message.getMsgId()));
+      appends.add(new Append(message, true));
+      return false;
+    }
+    if (seq > expected) {
+      log.error("seq gap in {}: expected {}, got {} (msgId {}); stored anyway, recorded in seq_anomalies",
+          message.getConvId(), expected, seq, message.getMsgId());
+      anomalies.add(new ProjectionAnomaly(ProjectionAnomaly.Kind.GAP, message.getConvId(), expected, seq, message.getMsgId()));
+    }
+    appends.add(new Append(message, false));
+    conversation.latestSeq = seq;
+    conversation.lastActivity = Math.max(conversation.lastActivity, message.getCreateTime());
+    conversation.changed = true;
+    return true;
+  }
+
+  private void applySideEffects(Object payload, Message notice) {
+    if (payload instanceof RecallApplied recall) {
+      recalls.add(new Recall(notice.getConvId(), recall.getRecalledSeq()));
+    } else if (payload instanceof MembershipChanged change) {
+      String convId = notice.getConvId();
+      change.getAdded().forEach(userId -> memberJoins.putIfAbsent(new Member(convId, userId), notice.getSeq()));
+      change.getRemoved().forEach(userId -> {
+        memberJoins.remove(new Member(convId, userId));
+        memberRemovals.add(new Member(convId, userId));
+      });
+      if (change.getGroupName() != null) {
+        conversations.get(convId).name = change.getGroupName();
+      }
+    }
+  }
+}

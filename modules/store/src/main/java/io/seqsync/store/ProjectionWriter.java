@@ -1,0 +1,170 @@
+package io.seqsync.store;
+
+import io.seqsync.events.ConvId;
+import io.seqsync.events.model.Event;
+import io.seqsync.events.model.Message;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.PreparedBatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Applies decoded events to the PostgreSQL projection, one batch at a time, inside the caller's
+ * transaction: the caller commits the rows together with its consumer offsets
+ * ({@link ProjectionOffsets}), so a batch is stored entirely or not at all. Every table is written
+ * with one batched statement per batch. Seq continuity (R25) is checked against each
+ * conversation's latest_seq, locked once per batch; a repeated seq never overwrites a row, a gap
+ * is recorded in seq_anomalies and the message stored anyway. Thread-safe: keeps no state.
+ */
+public final class ProjectionWriter {
+  private static final Logger log = LoggerFactory.getLogger(ProjectionWriter.class);
+
+  /** Stores {@code events} through {@code handle}, which must be in a transaction the caller commits. */
+  public ProjectionResult apply(Handle handle, List<Event> events) {
+    SortedSet<String> convIds = events.stream()
+        .map(event -> ProjectionPlan.appendedMessage(event.getPayload()))
+        .filter(Objects::nonNull)
+        .map(Message::getConvId)
+        .collect(Collectors.toCollection(TreeSet::new));
+    ProjectionPlan plan = ProjectionPlan.of(events, lockConversations(handle, convIds));
+    insertMessages(handle, plan);
+    markRecalled(handle, plan);
+    changeMembers(handle, plan);
+    updateConversations(handle, plan);
+    recordGaps(handle, plan);
+    upsertPositions(handle, plan);
+    return new ProjectionResult(plan.outcomes, plan.anomalies);
+  }
+
+  /** The MessageType's name in the API: {@code text}, {@code recall}, ... */
+  static String apiType(Message message) {
+    return message.getType().name().toLowerCase(Locale.ROOT);
+  }
+
+  // Creates the missing conversations, then locks all of them until commit: the latest_seq read
+  // here stays true for the whole batch even if a second projector instance works on them.
+  // Sorted, so that two transactions lock in the same order and cannot deadlock.
+  private static Map<String, Long> lockConversations(Handle handle, SortedSet<String> convIds) {
+    if (convIds.isEmpty()) {
+      return Map.of();
+    }
+    List<String> created = handle.createQuery("insert into conversations (conv_id, kind)"
+            + " select id, case when id like 'd:%' then 'direct' else 'group' end from unnest(:ids) as id order by id"
+            + " on conflict do nothing returning conv_id")
+        .bindArray("ids", String.class, convIds)
+        .mapTo(String.class)
+        .list();
+    addDirectMembers(handle, created);
+    return handle.createQuery("select conv_id, latest_seq from conversations where conv_id = any(:ids)"
+            + " order by conv_id for update")
+        .bindArray("ids", String.class, convIds)
+        .map((row, ctx) -> Map.entry(row.getString("conv_id"), row.getLong("latest_seq")))
+        .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+  }
+
+  // The two users of a direct conversation are its members from the start (joined_seq 0).
+  private static void addDirectMembers(Handle handle, List<String> createdConvIds) {
+    PreparedBatch members = handle.prepareBatch(
+        "insert into conversation_members (conv_id, user_id, joined_seq) values (?, ?, 0) on conflict do nothing");
+    for (String convId : createdConvIds) {
+      ConvId.parse(convId).filter(id -> id.kind() == ConvId.Kind.DIRECT).ifPresent(id -> {
+        String[] users = id.value().split(":");
+        members.add(convId, Long.parseLong(users[1]));
+        members.add(convId, Long.parseLong(users[2]));
+      });
+    }
+    execute(members);
+  }
+
+  private static void insertMessages(Handle handle, ProjectionPlan plan) {
+    PreparedBatch batch = handle.prepareBatch("insert into messages"
+        + " (conv_id, seq, msg_id, sender_id, sender_device, client_msg_id, type, content, create_time)"
+        + " values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing");
+    for (ProjectionPlan.Append append : plan.appends) {
+      Message message = append.message();
+      batch.add(message.getConvId(), message.getSeq(), message.getMsgId(), message.getSenderId(),
+          message.getSenderDevice(), message.getClientMsgId(), apiType(message), message.getContent(),
+          message.getCreateTime());
+    }
+    int[] inserted = execute(batch);
+    for (int i = 0; i < inserted.length; i++) {
+      if (inserted[i] == 0 && !plan.appends.get(i).repeat()) {
+        // A new seq whose msgId is stored already, at another seq: the sequencer reused an id.
+        Message message = plan.appends.get(i).message();
+        log.error("message {} of {} at seq {} not stored: its msgId is stored already at another seq",
+            message.getMsgId(), message.getConvId(), message.getSeq());
+      }
+    }
+  }
+
+  private static void markRecalled(Handle handle, ProjectionPlan plan) {
+    PreparedBatch batch = handle.prepareBatch(
+        "update messages set recalled = true, content = ? where conv_id = ? and seq = ?");
+    plan.recalls.forEach(recall -> batch.add(StoredMessage.RECALLED_PLACEHOLDER, recall.convId(), recall.seq()));
+    int[] updated = execute(batch);
+    for (int i = 0; i < updated.length; i++) {
+      if (updated[i] == 0) {
+        log.warn("recall of {} seq {}: no such message stored", plan.recalls.get(i).convId(), plan.recalls.get(i).seq());
+      }
+    }
+  }
+
+  private static void changeMembers(Handle handle, ProjectionPlan plan) {
+    PreparedBatch removals = handle.prepareBatch("delete from conversation_members where conv_id = ? and user_id = ?");
+    plan.memberRemovals.forEach(member -> removals.add(member.convId(), member.userId()));
+    execute(removals);
+    PreparedBatch joins = handle.prepareBatch(
+        "insert into conversation_members (conv_id, user_id, joined_seq) values (?, ?, ?) on conflict do nothing");
+    plan.memberJoins.forEach((member, joinedSeq) -> joins.add(member.convId(), member.userId(), joinedSeq));
+    execute(joins);
+  }
+
+  private static void updateConversations(Handle handle, ProjectionPlan plan) {
+    PreparedBatch batch = handle.prepareBatch("update conversations set latest_seq = ?,"
+        + " last_activity = greatest(last_activity, ?), name = coalesce(cast(? as text), name) where conv_id = ?");
+    plan.conversations.forEach((convId, conversation) -> {
+      if (conversation.changed) {
+        batch.add(conversation.latestSeq, conversation.lastActivity, conversation.name, convId);
+      }
+    });
+    execute(batch);
+  }
+
+  private static void recordGaps(Handle handle, ProjectionPlan plan) {
+    PreparedBatch batch = handle.prepareBatch(
+        "insert into seq_anomalies (conv_id, expected_seq, actual_seq, msg_id) values (?, ?, ?, ?)");
+    plan.anomalies.stream().filter(anomaly -> anomaly.kind() == ProjectionAnomaly.Kind.GAP).forEach(gap ->
+        batch.add(gap.convId(), gap.expectedSeq(), gap.actualSeq(), gap.msgId()));
+    execute(batch);
+  }
+
+  // Positions only move forward (R12, R18): greatest() also keeps a replayed batch from moving one back.
+  private static void upsertPositions(Handle handle, ProjectionPlan plan) {
+    PreparedBatch cursors = handle.prepareBatch("insert into device_cursors (user_id, device_id, conv_id, seq)"
+        + " values (?, ?, ?, ?) on conflict (user_id, device_id, conv_id)"
+        + " do update set seq = greatest(device_cursors.seq, excluded.seq)");
+    plan.cursors.forEach((cursor, seq) -> cursors.add(cursor.userId(), cursor.deviceId(), cursor.convId(), seq));
+    execute(cursors);
+    PreparedBatch reads = handle.prepareBatch("insert into read_positions (user_id, conv_id, seq) values (?, ?, ?)"
+        + " on conflict (user_id, conv_id) do update set seq = greatest(read_positions.seq, excluded.seq)");
+    plan.reads.forEach((read, seq) -> reads.add(read.userId(), read.convId(), seq));
+    execute(reads);
+    PreparedBatch drafts = handle.prepareBatch("insert into drafts (user_id, conv_id, device_id, text, updated_at)"
+        + " values (?, ?, ?, ?, ?) on conflict (user_id, conv_id) do update"
+        + " set device_id = excluded.device_id, text = excluded.text, updated_at = excluded.updated_at");
+    plan.drafts.forEach((key, draft) -> drafts.add(key.userId(), key.convId(), draft.deviceId(), draft.text(), draft.updatedAt()));
+    execute(drafts);
+  }
+
+  // An empty PreparedBatch must not be executed: skip it.
+  private static int[] execute(PreparedBatch batch) {
+    return batch.size() == 0 ? new int[0] : batch.execute();
+  }
+}

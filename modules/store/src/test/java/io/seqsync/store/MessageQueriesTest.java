@@ -1,0 +1,194 @@
+package io.seqsync.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.seqsync.localstack.LocalPostgres;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.LongStream;
+import org.jdbi.v3.core.Jdbi;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MessageQueriesTest {
+  private static final String CONV = "d:1:2";
+  private static final AtomicInteger DATABASES = new AtomicInteger();
+
+  @TempDir static Path dir;
+  private static LocalPostgres postgres;
+
+  private Database database;
+  private MessageQueries queries;
+
+  @BeforeAll
+  static void startPostgres() {
+    postgres = LocalPostgres.start(dir, 0);
+  }
+
+  @AfterAll
+  static void stopPostgres() {
+    postgres.close();
+  }
+
+  @BeforeEach
+  void freshDatabase() {
+    String url = postgres.createDatabase("messages_" + DATABASES.incrementAndGet());
+    database = Database.open(url, postgres.user(), postgres.password(), 2);
+    queries = new MessageQueries(database.jdbi());
+  }
+
+  @AfterEach
+  void closeDatabase() {
+    database.close();
+  }
+
+  @Test
+  void afterPagesForwardWithHasMore() {
+    insert(database.jdbi(), CONV, 120);
+
+    MessageQueries.Page first = queries.after(CONV, 0, 50);
+    assertThat(seqs(first)).containsExactlyElementsOf(range(1, 50));
+    assertThat(first.hasMore()).isTrue();
+    assertThat(first.latestSeq()).isEqualTo(120);
+    assertThat(first.lastSeqOr(-1)).isEqualTo(50);
+
+    MessageQueries.Page last = queries.after(CONV, 100, 50);
+    assertThat(seqs(last)).containsExactlyElementsOf(range(101, 120));
+    assertThat(last.hasMore()).isFalse();
+
+    MessageQueries.Page exact = queries.after(CONV, 70, 50);
+    assertThat(seqs(exact)).containsExactlyElementsOf(range(71, 120));
+    assertThat(exact.hasMore()).isFalse();
+
+    MessageQueries.Page none = queries.after(CONV, 120, 50);
+    assertThat(none.messages()).isEmpty();
+    assertThat(none.hasMore()).isFalse();
+    assertThat(none.latestSeq()).isEqualTo(120);
+    assertThat(none.lastSeqOr(120)).isEqualTo(120);
+  }
+
+  @Test
+  void rangeReturnsExactlyTheGap() {
+    insert(database.jdbi(), CONV, 120);
+
+    assertThat(seqs(queries.range(CONV, 10, 15, 50))).containsExactlyElementsOf(range(11, 15));
+    assertThat(queries.range(CONV, 10, 15, 50).hasMore()).isFalse();
+
+    MessageQueries.Page wide = queries.range(CONV, 10, 100, 50);
+    assertThat(seqs(wide)).containsExactlyElementsOf(range(11, 60));
+    assertThat(wide.hasMore()).isTrue();
+
+    MessageQueries.Page exactlyFull = queries.range(CONV, 10, 60, 50);
+    assertThat(seqs(exactlyFull)).containsExactlyElementsOf(range(11, 60));
+    assertThat(exactlyFull.hasMore()).isFalse();
+
+    assertThat(queries.range(CONV, 15, 15, 50).messages()).isEmpty();
+  }
+
+  @Test
+  void lastAndBeforePageBackwardsInAscendingOrder() {
+    insert(database.jdbi(), CONV, 120);
+
+    MessageQueries.Page latest = queries.last(CONV, 20);
+    assertThat(seqs(latest)).containsExactlyElementsOf(range(101, 120));
+    assertThat(latest.hasMore()).isTrue();
+
+    MessageQueries.Page older = queries.before(CONV, 101, 50);
+    assertThat(seqs(older)).containsExactlyElementsOf(range(51, 100));
+    assertThat(older.hasMore()).isTrue();
+
+    MessageQueries.Page oldest = queries.before(CONV, 51, 50);
+    assertThat(seqs(oldest)).containsExactlyElementsOf(range(1, 50));
+    assertThat(oldest.hasMore()).isFalse();
+
+    assertThat(queries.before(CONV, 1, 50).messages()).isEmpty();
+    assertThat(seqs(queries.before(CONV, 5, 50))).containsExactly(1L, 2L, 3L, 4L);
+    assertThat(seqs(queries.last(CONV, 200))).containsExactlyElementsOf(range(1, 120));
+    assertThat(queries.last(CONV, 200).hasMore()).isFalse();
+  }
+
+  @Test
+  void unknownConversationIsEmptyAtZero() {
+    insert(database.jdbi(), CONV, 3);
+
+    for (MessageQueries.Page page : List.of(queries.after("d:7:8", 0, 50), queries.last("d:7:8", 20),
+        queries.before("d:7:8", 10, 50), queries.range("g:none", 0, 10, 50))) {
+      assertThat(page.messages()).isEmpty();
+      assertThat(page.hasMore()).isFalse();
+      assertThat(page.latestSeq()).isZero();
+    }
+    assertThat(queries.latestSeq("d:7:8")).isZero();
+    assertThat(queries.latestSeq(CONV)).isEqualTo(3);
+  }
+
+  @Test
+  void nothingAboveTheWatermarkIsListed() {
+    insert(database.jdbi(), CONV, 10);
+    // A row the projector has not yet covered with the watermark (it writes both in one
+    // transaction, so this cannot be seen in practice; the queries do not rely on that).
+    database.jdbi().useHandle(handle -> handle.execute("update conversations set latest_seq = 8 where conv_id = ?", CONV));
+
+    assertThat(seqs(queries.after(CONV, 5, 50))).containsExactly(6L, 7L, 8L);
+    assertThat(queries.after(CONV, 5, 50).latestSeq()).isEqualTo(8);
+    assertThat(seqs(queries.last(CONV, 2))).containsExactly(7L, 8L);
+  }
+
+  @Test
+  void conversationsDoNotMix() {
+    insert(database.jdbi(), CONV, 5);
+    insert(database.jdbi(), "g:team", 7);
+
+    assertThat(queries.after(CONV, 0, 50).messages()).allMatch(m -> m.convId().equals(CONV)).hasSize(5);
+    assertThat(queries.last("g:team", 50).messages()).allMatch(m -> m.convId().equals("g:team")).hasSize(7);
+  }
+
+  @Test
+  void bySeqReadsEveryFieldAndHidesRecalledContent() {
+    insert(database.jdbi(), CONV, 3);
+    database.jdbi().useHandle(handle ->
+        handle.execute("update messages set recalled = true where conv_id = ? and seq = 2", CONV));
+
+    StoredMessage first = queries.bySeq(CONV, 1).orElseThrow();
+    assertThat(first).isEqualTo(new StoredMessage(1001, CONV, 1, 1, "phone", "c-1", "text", "hello 1", 5001, false));
+    StoredMessage recalled = queries.bySeq(CONV, 2).orElseThrow();
+    assertThat(recalled.recalled()).isTrue();
+    assertThat(recalled.content()).isEqualTo(StoredMessage.RECALLED_PLACEHOLDER);
+    assertThat(seqs(queries.after(CONV, 1, 1))).containsExactly(2L);
+    assertThat(queries.after(CONV, 1, 1).messages().get(0).content()).isEqualTo(StoredMessage.RECALLED_PLACEHOLDER);
+    assertThat(queries.bySeq(CONV, 4)).isEmpty();
+  }
+
+  @Test
+  void limitMustBePositive() {
+    assertThatThrownBy(() -> queries.after(CONV, 0, 0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> queries.last(CONV, -1)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  /** Messages 1..count of {@code conv}, alternately from users 1 and 2, and the watermark at count. */
+  static void insert(Jdbi jdbi, String conv, int count) {
+    jdbi.useTransaction(handle -> {
+      handle.execute("insert into conversations (conv_id, kind, latest_seq, last_activity) values (?, ?, ?, ?)",
+          conv, conv.startsWith("g:") ? "group" : "direct", count, 5000 + count);
+      for (int seq = 1; seq <= count; seq++) {
+        handle.execute("insert into messages (conv_id, seq, msg_id, sender_id, sender_device, client_msg_id, type,"
+                + " content, create_time) values (?, ?, ?, ?, 'phone', ?, 'text', ?, ?)",
+            conv, seq, (conv.startsWith("g:") ? 2000 : 1000) + seq, seq % 2 == 1 ? 1 : 2, "c-" + seq,
+            "hello " + seq, 5000 + seq);
+      }
+    });
+  }
+
+  private static List<Long> seqs(MessageQueries.Page page) {
+    return page.messages().stream().map(StoredMessage::seq).toList();
+  }
+
+  private static List<Long> range(long from, long to) {
+    return LongStream.rangeClosed(from, to).boxed().toList();
+  }
+}
