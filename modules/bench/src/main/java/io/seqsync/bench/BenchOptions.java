@@ -18,17 +18,20 @@ record BenchOptions(
     int repeats,
     int warmupCommands,
     long commitIntervalMs,
+    long quietWaitSeconds,
     Optional<Path> dir) {
 
   static final String USAGE = """
       usage: SequencerBenchmark [--commands=200000] [--conversations=1000] [--partitions=6] [--threads=1]
-                                [--repeats=3] [--warmup=COMMANDS] [--commit-interval-ms=100] [--dir=PATH]
+                                [--repeats=3] [--warmup=COMMANDS] [--commit-interval-ms=100] [--quiet-wait-s=60] [--dir=PATH]
         (or the same as system properties: -Dbench.commands=200000 ...)
         --warmup: commands for the untimed warm-up pair (own topics; 0 for none), by default as many as --commands.
+        --quiet-wait-s: before each timed run, wait up to this long for other processes to use under 1/4 core (0: never).
         --dir keeps the broker's data there; by default a temporary directory is used and deleted.""";
 
   private static final Set<String> NAMES =
-      Set.of("commands", "conversations", "partitions", "threads", "repeats", "warmup", "commit-interval-ms", "dir");
+      Set.of("commands", "conversations", "partitions", "threads", "repeats", "warmup", "commit-interval-ms", "quiet-wait-s",
+      "dir");
 
   static BenchOptions parse(String[] args) {
     Map<String, String> given = new HashMap<>();
@@ -65,6 +68,7 @@ record BenchOptions(
         positive(given, "repeats", 3),
         (int) Math.min(Integer.MAX_VALUE, number(given, "warmup", commands)),
         positive(given, "commit-interval-ms", 100),
+        number(given, "quiet-wait-s", 60),
         value(given, "dir").map(Path::of));
     if (options.commands < options.conversations) {
       throw new IllegalArgumentException("--commands must be at least --conversations");

@@ -90,6 +90,19 @@ final class BenchmarkRunner implements AutoCloseable {
     return bootstrapServers;
   }
 
+  /**
+   * Waits up to {@code maxWaitSeconds} for 2 s in which other processes use under a quarter of a core,
+   * so that a shared machine's bursts of other work land between runs rather than in them.
+   */
+  void awaitQuietMachine(long maxWaitSeconds) {
+    if (maxWaitSeconds > 0) {
+      double others = MachineCpu.awaitQuiet(0.25, 2_000, maxWaitSeconds * 1_000, os);
+      if (others >= 0.25) {
+        System.err.printf("  (other processes still use %.1f cores after %d s; running anyway)%n", others, maxWaitSeconds);
+      }
+    }
+  }
+
   /** Starts the app, waits until group {@code applicationId} has committed {@code inputEnd}, closes the app. */
   Measured measure(String label, String applicationId, Map<TopicPartition, Long> inputEnd, String outputTopic, Starter starter) {
     long records = inputEnd.values().stream().mapToLong(Long::longValue).sum();

@@ -15,6 +15,28 @@ final class MachineCpu {
 
   private MachineCpu() {}
 
+  /**
+   * Waits, up to {@code maxWaitMs}, for a {@code windowMs} window in which the rest of the machine
+   * (all processes but this one) used less than {@code maxCores} cores. Returns the other
+   * processes' average cores in the last window; -1 when /proc/stat cannot be read.
+   */
+  static double awaitQuiet(double maxCores, long windowMs, long maxWaitMs, com.sun.management.OperatingSystemMXBean os) {
+    long deadline = System.nanoTime() + maxWaitMs * 1_000_000;
+    double others;
+    do {
+      long busy = busyNanos();
+      long own = os.getProcessCpuTime();
+      long start = System.nanoTime();
+      BenchmarkRunner.sleep(windowMs);
+      long busyAfter = busyNanos();
+      if (busy < 0 || busyAfter < 0) {
+        return -1;
+      }
+      others = Math.max(0, busyAfter - busy - (os.getProcessCpuTime() - own)) / (double) (System.nanoTime() - start);
+    } while (others >= maxCores && System.nanoTime() < deadline);
+    return others;
+  }
+
   /** Busy CPU nanoseconds since boot, summed over all cores; -1 when /proc/stat cannot be read. */
   static long busyNanos() {
     try {

@@ -14,6 +14,7 @@ import io.seqsync.events.model.RejectReason;
 import io.seqsync.store.Announcements;
 import io.seqsync.store.Database;
 import io.seqsync.store.Outcome;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,7 +58,7 @@ class ProjectorTest {
   @BeforeAll
   static void startServers() {
     servers = TestServers.start(dir);
-    redis = new JedisPooled(java.net.URI.create(servers.redisUri()));
+    redis = new JedisPooled(URI.create(servers.redisUri()));
   }
 
   @AfterAll
@@ -113,8 +114,9 @@ class ProjectorTest {
     assertThat(registry.get("seqsync.projector.batch.latency").timer().count()).isPositive();
     await(() -> announced.size() == 301);
     assertThat(announced).contains(Outcome.rejected("cmd-rejected", "g:team", "NOT_ALLOWED: not a member"));
+    List<String> storedKeys = stored.messageKeys();
     assertThat(announced).filteredOn(outcome -> outcome.kind() == Outcome.Kind.APPENDED).hasSize(300)
-        .allMatch(outcome -> stored.messageKeys().contains(outcome.convId() + "/" + outcome.seq() + "/" + outcome.msgId()));
+        .allMatch(outcome -> storedKeys.contains(outcome.convId() + "/" + outcome.seq() + "/" + outcome.msgId()));
   }
 
   @Test

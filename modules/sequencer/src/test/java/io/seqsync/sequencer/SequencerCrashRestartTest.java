@@ -12,6 +12,7 @@ import io.seqsync.events.model.DuplicateCommand;
 import io.seqsync.events.model.Event;
 import io.seqsync.events.model.Message;
 import io.seqsync.events.model.MessageAppended;
+import io.seqsync.localstack.ChildJvm;
 import io.seqsync.localstack.EmbeddedKafka;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,6 +38,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Exactly-once under crashes, on a real broker: the sequencer runs in a child JVM that is killed
@@ -49,6 +52,8 @@ class SequencerCrashRestartTest {
   private static final int SENDS_PER_PAUSE = 40;
   private static final int RETRY_EVERY = 8;
   private static final int KILLS = 4;
+
+  private static final Logger log = LoggerFactory.getLogger(SequencerCrashRestartTest.class);
 
   @TempDir static Path dir;
   private static EmbeddedKafka kafka;
@@ -73,7 +78,7 @@ class SequencerCrashRestartTest {
         "SEQSYNC_SEQUENCER_SESSION_TIMEOUT", "6s");
     Topics topics = Topics.from(ConfigLoader.load(environment, java.util.Optional.empty()).kafka());
     TopicAdmin.ensure(kafka.bootstrapServers(), topics, (short) 1);
-    SequencerProcess sequencer = new SequencerProcess(environment, dir.resolve("sequencer.log"));
+    ChildJvm sequencer = new ChildJvm(SequencerService.class, environment, dir.resolve("sequencer.log"), "sequencer running");
     sequencer.start(Duration.ofSeconds(90));
 
     Sent sent = new Sent();
@@ -89,11 +94,12 @@ class SequencerCrashRestartTest {
     stop.set(true);
     load.get(1, TimeUnit.MINUTES);
     assertThat(sent.distinct).as("the load ran through the kills").hasSizeGreaterThan(10_000);
+    log.info("sent {} distinct commands and {} retries across {} SIGKILLs", sent.distinct.size(), sent.retries.size(), KILLS);
 
     Map<String, List<Message>> appended = new HashMap<>();
     Map<String, DuplicateCommand> replies = new HashMap<>();
     readCommitted(topics, sent, appended, replies);
-    sequencer.kill();
+    sequencer.close();
 
     Map<String, Message> byClientMsgId = new HashMap<>();
     Set<Long> msgIds = new HashSet<>();
