@@ -7,11 +7,17 @@ import io.seqsync.events.Topics;
 import io.seqsync.ingress.CommandPublisher;
 import io.seqsync.ingress.IngressApp;
 import io.seqsync.ingress.IngressSettings;
+import io.seqsync.ingress.PushHub;
 import io.seqsync.ingress.ReplyWaiter;
 import io.seqsync.ingress.Tokens;
 import io.seqsync.localstack.LocalStack;
+import io.seqsync.projector.ConversationIndexer;
 import io.seqsync.projector.Projector;
+import io.seqsync.projector.PushPublisher;
 import io.seqsync.sequencer.SequencerService;
+import io.seqsync.store.ConversationIndex;
+import io.seqsync.store.ConversationIndexRebuild;
+import io.seqsync.store.ConversationList;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.Database;
 import io.seqsync.store.MessageQueries;
@@ -59,15 +65,22 @@ public final class SeqsyncApp implements AutoCloseable {
     own(SequencerService.start(kafka, config));
     Database database = own(Database.open(
         stack.postgresJdbcUrl(), stack.postgresUser(), stack.postgresPassword(), config.postgres().poolSize()));
-    JedisPooled redis = own(new JedisPooled(URI.create(stack.redisUri())));
+    URI redisUri = URI.create(stack.redisUri());
+    JedisPooled redis = own(new JedisPooled(redisUri));
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     own(registry::close);
     Projector projector = own(new Projector(kafka, topics, database, redis, registry, config.projector()));
+    ConversationIndex index = new ConversationIndex(redis);
+    // Index, then push: a device told of a message finds it listed and counted.
+    projector.addCommitListener(new ConversationIndexer(database.jdbi(), index));
+    projector.addCommitListener(new PushPublisher(database.jdbi(), redis));
     projector.start();
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands()));
     ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), stack.redisUri(), LISTENERS_READY));
+    PushHub pushes = own(new PushHub().subscribe(redisUri.getHost(), redisUri.getPort()));
     ingress = own(new IngressApp(IngressSettings.from(config), publisher, replies,
-        new MessageQueries(database.jdbi()), new ConversationQueries(database.jdbi()), tokens, registry));
+        new MessageQueries(database.jdbi()), new ConversationQueries(database.jdbi()),
+        new ConversationList(redis, new ConversationIndexRebuild(database.jdbi(), index)), pushes, tokens, registry));
     ingress.start();
   }
 

@@ -35,6 +35,11 @@ final class ApiClient {
         .POST(HttpRequest.BodyPublishers.ofString(json)));
   }
 
+  Response put(String path, String json) {
+    return send(request(path).header("Content-Type", "application/json")
+        .PUT(HttpRequest.BodyPublishers.ofString(json)));
+  }
+
   private HttpRequest.Builder request(String path) {
     HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
     return token == null ? builder : builder.header("Authorization", "Bearer " + token);

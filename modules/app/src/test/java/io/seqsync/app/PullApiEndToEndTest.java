@@ -3,13 +3,11 @@ package io.seqsync.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.seqsync.config.ConfigLoader;
 import io.seqsync.ingress.Tokens;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,15 +27,7 @@ class PullApiEndToEndTest {
 
   @BeforeAll
   static void start() {
-    app = SeqsyncApp.start(ConfigLoader.of(Map.of(
-        "data-dir", dir.toString(),
-        "kafka.embedded-port", "0",
-        "postgres.embedded-port", "0",
-        "redis.embedded-port", "0",
-        "http.port", "0",
-        "http.reply-budget", "10s",
-        "kafka.partitions", "3",
-        "sequencer.session-timeout", "6s")));
+    app = EndToEnd.start(dir);
     alice = new ApiClient(app.httpPort(), app.tokens().mint(101, "phone", Duration.ofHours(1)));
     bob = new ApiClient(app.httpPort(), app.tokens().mint(202, "laptop", Duration.ofHours(1)));
   }

@@ -16,16 +16,16 @@ record BenchOptions(
     int partitions,
     int threads,
     int repeats,
-    int warmupCommands,
+    int warmupPairs,
     long commitIntervalMs,
     long quietWaitSeconds,
     Optional<Path> dir) {
 
   static final String USAGE = """
       usage: SequencerBenchmark [--commands=200000] [--conversations=1000] [--partitions=6] [--threads=1]
-                                [--repeats=3] [--warmup=COMMANDS] [--commit-interval-ms=100] [--quiet-wait-s=60] [--dir=PATH]
+                                [--repeats=3] [--warmup=1] [--commit-interval-ms=100] [--quiet-wait-s=60] [--dir=PATH]
         (or the same as system properties: -Dbench.commands=200000 ...)
-        --warmup: commands for the untimed warm-up pair (own topics; 0 for none), by default as many as --commands.
+        --warmup: untimed passthrough+sequencer pairs over the same commands before the timed ones.
         --quiet-wait-s: before each timed run, wait up to this long for other processes to use under 1/4 core (0: never).
         --dir keeps the broker's data there; by default a temporary directory is used and deleted.""";
 
@@ -66,7 +66,7 @@ record BenchOptions(
         positive(given, "partitions", 6),
         positive(given, "threads", 1),
         positive(given, "repeats", 3),
-        (int) Math.min(Integer.MAX_VALUE, number(given, "warmup", commands)),
+        (int) Math.min(Integer.MAX_VALUE, number(given, "warmup", 1)),
         positive(given, "commit-interval-ms", 100),
         number(given, "quiet-wait-s", 60),
         value(given, "dir").map(Path::of));

@@ -16,7 +16,7 @@ final class Report {
     out.println("|---:|:---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (SequencerBenchmark.Run run : runs) {
       BenchmarkRunner.Measured m = run.measured();
-      out.printf("| %d | %s | %s | %,d | %.2f | %.2f | %,.0f | %,.0f | %.2f | %.2f | %.1f | %s |%n",
+      out.printf("| %s | %s | %s | %,d | %.2f | %.2f | %,.0f | %,.0f | %.2f | %.2f | %.1f | %s |%n",
           run.repeat(), run.order(), run.app(), m.records(), m.toRunningNanos() / 1e9, m.toCommittedNanos() / 1e9,
           m.recordsPerSecond(), m.recordsPerSecondAfterRunning(), m.appThreadCpuNanos() / 1e9, m.processCpuNanos() / 1e9,
           m.processCpuNanos() / 1e3 / m.records(),
@@ -42,7 +42,7 @@ final class Report {
     out.println();
     out.println("Read-back after each timed run (read_committed, up to the output's last stable offsets seen when its timing stopped):");
     for (SequencerBenchmark.Run run : runs) {
-      out.printf("- repeat %d %s: %s%n", run.repeat(), run.app(), run.check());
+      out.printf("- repeat %s %s: %s%n", run.repeat(), run.app(), run.check());
     }
   }
 

@@ -34,13 +34,14 @@ import org.apache.kafka.streams.KafkaStreams;
  * and repeats the pair (alternating which goes first), each run with a fresh application id so it
  * reads the commands from the beginning with empty state. A run is timed from the call that starts
  * the application until its committed input offsets reach the end (see {@link BenchmarkRunner});
- * its outputs are then read back with read_committed and checked. A warm-up pair over a separate,
- * smaller set of topics first creates the broker's internal topics and warms the JIT.
+ * its outputs are then read back with read_committed and checked. An untimed warm-up pair first
+ * warms the JIT and creates the broker's internal topics.
  */
 public final class SequencerBenchmark {
   private static final String PASSTHROUGH = "passthrough";
   private static final String SEQUENCER = "sequencer";
   private static final long SETTLE_MS = 5_000;
+  private static final String TOPIC_PREFIX = "seqsync.";
 
   private final BenchOptions options;
   private final BenchmarkRunner runner;
@@ -53,10 +54,10 @@ public final class SequencerBenchmark {
   }
 
   /** One measured run and what its read-back found. */
-  record Run(int repeat, String order, String app, BenchmarkRunner.Measured measured, String check) {}
+  record Run(String repeat, String order, String app, BenchmarkRunner.Measured measured, String check) {}
 
-  /** The topics of one data set: a commands topic, the sequencer's events and the passthrough's output. */
-  record DataSet(String prefix, Topics topics, String passthroughTopic) {}
+  /** The topics: the commands, the sequencer's events and the passthrough's output. */
+  record DataSet(Topics topics, String passthroughTopic) {}
 
   public static void main(String[] args) {
     BenchOptions options;
@@ -85,9 +86,9 @@ public final class SequencerBenchmark {
   private static void run(BenchOptions options, Path dir) {
     System.out.printf("Sequencer benchmark, %s%n", DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(ZonedDateTime.now().withNano(0)));
     System.out.printf("  %,d send commands over %,d conversations, %d partitions, %d stream thread(s), commit interval %d ms, "
-            + "%d repeat(s), warm-up %,d commands, quiet wait up to %d s%n",
+            + "%d repeat(s) after %d warm-up pair(s), quiet wait up to %d s%n",
         options.commands(), options.conversations(), options.partitions(), options.threads(), options.commitIntervalMs(),
-        options.repeats(), options.warmupCommands(), options.quietWaitSeconds());
+        options.repeats(), options.warmupPairs(), options.quietWaitSeconds());
     System.out.printf("  JVM: %s %s, %d available processors, max heap %d MiB; data in %s%n",
         System.getProperty("java.vm.name"), System.getProperty("java.runtime.version"),
         Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20, dir);
@@ -98,23 +99,21 @@ public final class SequencerBenchmark {
   }
 
   private void runAll() {
-    if (options.warmupCommands() > 0) {
-      DataSet warmup = dataSet("warmup.");
-      int conversations = Math.min(options.conversations(), options.warmupCommands());
-      CommandLoader.load(runner.bootstrapServers(), warmup.topics().commands().name(), options.warmupCommands(), conversations);
-      System.err.println("warm-up ...");
-      for (String app : List.of(PASSTHROUGH, SEQUENCER)) {
-        Run run = measure(warmup, 0, "-", app, conversations);
-        System.err.printf("  warm-up %-11s %,10.0f records/s  %s%n", app, run.measured().recordsPerSecond(), run.check());
-      }
-    }
-
-    DataSet data = dataSet("seqsync.");
+    DataSet data = dataSet();
     runner.awaitQuietMachine(options.quietWaitSeconds());
     CommandLoader.Loaded loaded =
         CommandLoader.load(runner.bootstrapServers(), data.topics().commands().name(), options.commands(), options.conversations());
     System.err.printf("loaded %,d commands (%,d bytes) at %,.0f records/s%n", loaded.records(), loaded.bytes(), loaded.recordsPerSecond());
     settle();
+
+    // Untimed pairs over the same commands: they warm the JIT, create the broker's internal topics
+    // and take whatever the first reads after the load cost.
+    for (int warmup = 1; warmup <= options.warmupPairs(); warmup++) {
+      for (String app : List.of(PASSTHROUGH, SEQUENCER)) {
+        Run run = measure(data, "w" + warmup, "-", app);
+        System.err.printf("warm-up %d %-11s %,10.0f records/s; %s%n", warmup, app, run.measured().recordsPerSecond(), run.check());
+      }
+    }
 
     List<Run> runs = new ArrayList<>();
     for (int repeat = 1; repeat <= options.repeats(); repeat++) {
@@ -123,7 +122,7 @@ public final class SequencerBenchmark {
       for (String app : order) {
         runner.awaitQuietMachine(options.quietWaitSeconds());
         System.err.printf("repeat %d: %s ...%n", repeat, app);
-        Run run = measure(data, repeat, orderLabel, app, options.conversations());
+        Run run = measure(data, String.valueOf(repeat), orderLabel, app);
         System.err.printf("  %,.0f records/s; %s%n", run.measured().recordsPerSecond(), run.check());
         runs.add(run);
       }
@@ -140,29 +139,29 @@ public final class SequencerBenchmark {
     BenchmarkRunner.sleep(SETTLE_MS);
   }
 
-  private DataSet dataSet(String prefix) {
-    SeqsyncConfig config = config(prefix, "unused");
+  private DataSet dataSet() {
+    SeqsyncConfig config = config("unused");
     Topics topics = Topics.from(config.kafka());
     TopicAdmin.ensure(runner.bootstrapServers(), topics, config.kafka().replicationFactor());
-    String passthroughTopic = prefix + "bench.passthrough";
+    String passthroughTopic = TOPIC_PREFIX + "bench.passthrough";
     runner.createTopic(passthroughTopic, options.partitions());
-    return new DataSet(prefix, topics, passthroughTopic);
+    return new DataSet(topics, passthroughTopic);
   }
 
   /** The configuration both applications are built from; only the application id differs. */
-  private SeqsyncConfig config(String topicPrefix, String applicationId) {
+  private SeqsyncConfig config(String applicationId) {
     return ConfigLoader.of(Map.of(
         "data-dir", dataDir.toString(),
-        "kafka.topic-prefix", topicPrefix,
+        "kafka.topic-prefix", TOPIC_PREFIX,
         "kafka.partitions", String.valueOf(options.partitions()),
         "sequencer.application-id", applicationId,
         "sequencer.stream-threads", String.valueOf(options.threads()),
         "sequencer.commit-interval", options.commitIntervalMs() + "ms"));
   }
 
-  private Run measure(DataSet data, int repeat, String order, String app, int conversations) {
-    String applicationId = "bench-" + data.prefix().replace(".", "") + "-r" + repeat + "-" + app;
-    SeqsyncConfig config = config(data.prefix(), applicationId);
+  private Run measure(DataSet data, String repeat, String order, String app) {
+    String applicationId = "bench-r" + repeat + "-" + app;
+    SeqsyncConfig config = config(applicationId);
     String input = data.topics().commands().name();
     String output = app.equals(SEQUENCER) ? data.topics().events().name() : data.passthroughTopic();
     Map<TopicPartition, Long> inputEnd = runner.endOffsets(input, options.partitions());
@@ -180,7 +179,7 @@ public final class SequencerBenchmark {
     if (app.equals(SEQUENCER)) {
       OutputCheck.SequencedEvents events = new OutputCheck.SequencedEvents();
       long read = OutputCheck.read(runner.bootstrapServers(), outputBefore, outputAfter, events);
-      String problems = events.problems(expected, conversations);
+      String problems = events.problems(expected, options.conversations());
       check = (problems.isEmpty() ? "OK: " : "PROBLEM: " + problems + " ") + String.format(
           "%,d MessageAppended committed when the timing stopped, seqs 1..n in each conversation (%,d commit markers); changelog records: %s",
           events.appended(), outputOffsets - read, changelogRecords(applicationId));

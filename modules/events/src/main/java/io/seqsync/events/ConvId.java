@@ -35,11 +35,16 @@ public record ConvId(String value, Kind kind) {
 
   /** For a direct conversation: is {@code userId} one of its two users? Groups answer false. */
   public boolean namesUser(long userId) {
+    return directUsers().contains(userId);
+  }
+
+  /** For a direct conversation: its two users, the smaller first. Groups answer an empty list. */
+  public java.util.List<Long> directUsers() {
     if (kind != Kind.DIRECT) {
-      return false;
+      return java.util.List.of();
     }
     String[] parts = value.split(":");
-    return Long.parseLong(parts[1]) == userId || Long.parseLong(parts[2]) == userId;
+    return java.util.List.of(Long.parseLong(parts[1]), Long.parseLong(parts[2]));
   }
 
   @Override

@@ -9,6 +9,7 @@ import io.javalin.http.Context;
 final class Authentication {
   private static final String CALLER = "seqsync.caller";
   private static final String BEARER = "bearer ";
+  static final String STREAM_PATH = "/v1/stream";
 
   private final TokenVerifier tokens;
 
@@ -17,15 +18,28 @@ final class Authentication {
   }
 
   void authenticate(Context ctx) {
-    String header = ctx.header("Authorization");
+    // Browsers cannot set headers on a WebSocket: the stream also takes ?access_token=.
+    String queryToken = ctx.path().equals(STREAM_PATH) ? ctx.queryParam("access_token") : null;
+    ctx.attribute(CALLER, verify(ctx.header("Authorization"), queryToken));
+  }
+
+  /** The caller named by a bearer header, or else by {@code queryToken}; a 401 when neither verifies. */
+  Caller verify(String header, String queryToken) {
+    if ((header == null || header.isBlank()) && queryToken != null && !queryToken.isBlank()) {
+      return verifyToken(queryToken.strip());
+    }
     if (header == null || header.isBlank()) {
       throw ApiException.unauthorized("missing_token", "Authorization: Bearer <token> is required");
     }
     if (header.length() <= BEARER.length() || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
       throw ApiException.unauthorized("invalid_token", "the Authorization header must be Bearer <token>");
     }
+    return verifyToken(header.substring(BEARER.length()).strip());
+  }
+
+  private Caller verifyToken(String token) {
     try {
-      ctx.attribute(CALLER, tokens.verify(header.substring(BEARER.length()).strip()));
+      return tokens.verify(token);
     } catch (InvalidTokenException e) {
       throw ApiException.unauthorized(e.code(), e.getMessage());
     }

@@ -3,6 +3,7 @@ package io.seqsync.ingress;
 import io.javalin.Javalin;
 import io.javalin.json.JavalinJackson;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.seqsync.store.ConversationList;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.MessageQueries;
 import java.util.concurrent.ExecutorService;
@@ -28,7 +29,8 @@ public final class IngressApp implements AutoCloseable {
   private final Javalin javalin;
 
   public IngressApp(IngressSettings settings, CommandPublisher publisher, ReplyWaiter replies, MessageQueries messages,
-      ConversationQueries conversations, TokenVerifier tokens, PrometheusMeterRegistry registry) {
+      ConversationQueries conversations, ConversationList list, PushHub pushes, TokenVerifier tokens,
+      PrometheusMeterRegistry registry) {
     this.settings = settings;
     this.workers = Executors.newFixedThreadPool(WORKERS, daemonThreads("ingress-worker-"));
     AccessControl access = new AccessControl(conversations, messages);
@@ -36,9 +38,14 @@ public final class IngressApp implements AutoCloseable {
         new CommandRoundTrip(publisher, replies, messages, settings.replyBudget(), workers, registry);
     MessageEndpoints conversation = new MessageEndpoints(settings.maxContentBytes(), access, roundTrip,
         new FetchService(messages, conversations));
-    SyncEndpoint handshake = new SyncEndpoint(new SyncService(conversations));
+    PositionEndpoints positions =
+        new PositionEndpoints(settings.maxContentBytes(), access, publisher, conversations);
+    ConversationListEndpoint conversationList = new ConversationListEndpoint(list);
+    SyncService syncs = new SyncService(conversations);
+    SyncEndpoint handshake = new SyncEndpoint(syncs);
     OpsEndpoints ops = new OpsEndpoints(conversations, publisher, replies, registry, workers);
     Authentication authentication = new Authentication(tokens);
+    StreamEndpoint stream = new StreamEndpoint(authentication, access, publisher, syncs, pushes);
     HttpMetrics metrics = new HttpMetrics(registry);
     registry.gauge("seqsync.ingress.pending.replies", replies, ReplyWaiter::pendingCount);
 
@@ -51,11 +58,18 @@ public final class IngressApp implements AutoCloseable {
       config.requestLogger.http(metrics::record);
       ErrorHandling.install(config.routes);
       config.routes.before("/v1/*", authentication::authenticate);
+      config.routes.wsBeforeUpgrade(Authentication.STREAM_PATH, authentication::authenticate);
 
       config.routes.post("/v1/conversations/{convId}/messages", conversation::send);
       config.routes.get("/v1/conversations/{convId}/messages", conversation::fetch);
       config.routes.post("/v1/conversations/{convId}/messages/{seq}/recall", conversation::recall);
+      config.routes.get("/v1/conversations", conversationList::list);
+      config.routes.get("/v1/conversations/{convId}", positions::activation);
+      config.routes.put("/v1/conversations/{convId}/draft", positions::draft);
+      config.routes.post("/v1/acks", positions::acks);
+      config.routes.post("/v1/reads", positions::read);
       config.routes.post("/v1/sync", handshake::sync);
+      config.routes.ws(Authentication.STREAM_PATH, stream::configure);
       config.routes.get("/health", ops::health);
       config.routes.get("/metrics", ops::metrics);
     });

@@ -2,6 +2,7 @@ package io.seqsync.ingress;
 
 import io.seqsync.events.model.DuplicateCommand;
 import io.seqsync.store.Announcements;
+import io.seqsync.store.RedisSubscription;
 import io.seqsync.store.Outcome;
 import java.net.URI;
 import java.time.Duration;
@@ -23,7 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ReplyWaiter implements AutoCloseable {
   private final Map<String, CompletableFuture<Reply>> pending = new ConcurrentHashMap<>();
   private final Map<String, Set<Watch>> watches = new ConcurrentHashMap<>();
-  private volatile Announcements.Subscription announcements;
+  private volatile RedisSubscription announcements;
   private volatile RepliesListener replies;
 
   /** A waiter fed only through {@link #onOutcome} and {@link #onDuplicate}; see {@link #start}. */
@@ -118,7 +119,7 @@ public final class ReplyWaiter implements AutoCloseable {
 
   /** Whether both listeners run (always false for a waiter not made by {@link #start}). */
   public boolean isListening() {
-    Announcements.Subscription subscription = announcements;
+    RedisSubscription subscription = announcements;
     RepliesListener listener = replies;
     return subscription != null && subscription.isSubscribed() && listener != null && listener.isRunning();
   }

@@ -1,6 +1,8 @@
 package io.seqsync.ingress;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.seqsync.store.ConversationList;
+import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.ConversationQueries.SyncRow;
 import io.seqsync.store.StoredMessage;
 import java.util.List;
@@ -48,6 +50,33 @@ final class Views {
   record SyncConversation(String convId, long latestSeq, long deviceCursor, long readSeq, long unread) {
     static SyncConversation of(SyncRow row) {
       return new SyncConversation(row.convId(), row.latestSeq(), row.deviceCursor(), row.readSeq(), row.unread());
+    }
+  }
+
+  /** 202 to acks, read reports and drafts: every command is durably in Kafka. */
+  record PositionsAccepted(int accepted, String status) {}
+
+  /** GET /v1/conversations/{convId} (R14); members (decimal strings) for groups only. */
+  record Activation(String convId, String kind, long latestSeq, long deviceCursor, long readSeq, long unread,
+      String draft, @JsonInclude(JsonInclude.Include.NON_NULL) List<String> members) {
+    static Activation of(ConversationQueries.Activation a) {
+      return new Activation(a.convId(), a.kind(), a.latestSeq(), a.deviceCursor(), a.readSeq(), a.unread(),
+          a.draft(), a.members() == null ? null : a.members().stream().map(String::valueOf).toList());
+    }
+  }
+
+  /** GET /v1/conversations: a page of the list; next is null after the last page. */
+  record ConversationPage(List<ListedConversation> conversations, String next) {
+    static ConversationPage of(ConversationList.Page page) {
+      return new ConversationPage(page.conversations().stream().map(ListedConversation::of).toList(), page.next());
+    }
+  }
+
+  record ListedConversation(String convId, long latestSeq, Message lastMessage, long readSeq, long unread,
+      String draft, long updatedAt) {
+    static ListedConversation of(ConversationList.Entry e) {
+      return new ListedConversation(e.convId(), e.latestSeq(), e.lastMessage() == null ? null : Message.of(e.lastMessage()),
+          e.readSeq(), e.unread(), e.draft(), e.updatedAt());
     }
   }
 

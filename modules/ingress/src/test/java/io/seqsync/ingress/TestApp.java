@@ -3,11 +3,15 @@ package io.seqsync.ingress;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.localstack.LocalPostgres;
+import io.seqsync.store.ConversationIndex;
+import io.seqsync.store.ConversationIndexRebuild;
+import io.seqsync.store.ConversationList;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.Database;
 import io.seqsync.store.MessageQueries;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
+import redis.clients.jedis.JedisPooled;
 
 /**
  * An ingress on a fresh database of a shared PostgreSQL, with the given publisher and waiter, on
@@ -23,14 +27,22 @@ final class TestApp implements AutoCloseable {
   final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   final IngressApp app;
   final Http http;
+  private JedisPooled unusedRedis;
 
   TestApp(LocalPostgres postgres, CommandPublisher publisher, ReplyWaiter waiter, Duration replyBudget, int maxContentBytes) {
     String url = postgres.createDatabase("ingress_" + ProcessHandle.current().pid() + "_" + DATABASES.incrementAndGet());
     database = Database.open(url, postgres.user(), postgres.password(), 4);
     rows = new Rows(database.jdbi());
     app = new IngressApp(new IngressSettings("127.0.0.1", 0, replyBudget, maxContentBytes), publisher, waiter,
-        new MessageQueries(database.jdbi()), new ConversationQueries(database.jdbi()), tokens, registry).start();
+        new MessageQueries(database.jdbi()), new ConversationQueries(database.jdbi()), unusedList(), new PushHub(), tokens, registry)
+        .start();
     http = new Http(app.port());
+  }
+
+  // These tests do not list conversations: a list whose Redis is never connected to.
+  private ConversationList unusedList() {
+    unusedRedis = new JedisPooled("127.0.0.1", 1);
+    return new ConversationList(unusedRedis, new ConversationIndexRebuild(database.jdbi(), new ConversationIndex(unusedRedis)));
   }
 
   String token(long userId, String deviceId) {
@@ -42,5 +54,6 @@ final class TestApp implements AutoCloseable {
     app.close();
     database.close();
     registry.close();
+    unusedRedis.close();
   }
 }

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -67,6 +68,7 @@ public final class Projector implements AutoCloseable {
   // it (absent: none stored): the expected value of the compare-and-set in ProjectionOffsets.
   private final Map<Integer, Long> storedOffsets = new HashMap<>();
   private volatile Set<Integer> assignedPartitions = Set.of();
+  private final List<CommitListener> listeners = new CopyOnWriteArrayList<>();
   private boolean rewindNeeded;
   private boolean runningLogged;
 
@@ -80,6 +82,11 @@ public final class Projector implements AutoCloseable {
     this.consumer = new KafkaConsumer<>(consumerProperties(bootstrapServers, settings),
         new StringDeserializer(), new ByteArrayDeserializer());
     this.thread = new Thread(this::run, "seqsync-projector");
+  }
+
+  /** Adds a listener told about every batch after its commit; add them before {@link #start()}. */
+  public void addCommitListener(CommitListener listener) {
+    listeners.add(listener);
   }
 
   /** Starts projecting on the projector's own thread; returns at once. */
@@ -187,6 +194,13 @@ public final class Projector implements AutoCloseable {
     storedOffsets.putAll(batch.nextOffsets());
     metrics.committed(records.count(), batch, result, System.nanoTime() - began);
     announce(result.outcomes());
+    for (CommitListener listener : listeners) {
+      try {
+        listener.committed(batch.events(), result);
+      } catch (RuntimeException e) {
+        log.warn("commit listener {} failed: {}", listener.getClass().getSimpleName(), e.toString());
+      }
+    }
   }
 
   // Pub/sub is best effort (see Announcements): the rows are committed, so a lost announcement

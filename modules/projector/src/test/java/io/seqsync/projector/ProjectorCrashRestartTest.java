@@ -8,6 +8,7 @@ import io.seqsync.events.Topics;
 import io.seqsync.events.model.Event;
 import io.seqsync.localstack.ChildJvm;
 import io.seqsync.store.Announcements;
+import io.seqsync.store.RedisSubscription;
 import io.seqsync.store.Database;
 import io.seqsync.store.Outcome;
 import java.nio.file.Files;
@@ -87,7 +88,7 @@ class ProjectorCrashRestartTest {
 
     try (ChildJvm projector = new ChildJvm(ProjectorMain.class, environment, childLog, "projector running");
         EventLog events = new EventLog(servers.bootstrapServers(), topics);
-        Announcements.Subscription subscription =
+        RedisSubscription subscription =
             Announcements.subscribe(servers.redisHost(), servers.redisPort(), announced::add)) {
       projector.start(START_TIMEOUT);
       try (Database database = Database.open(jdbcUrl, servers.postgres().user(), servers.postgres().password(), 2)) {

@@ -12,6 +12,7 @@ import io.seqsync.events.model.CommandRejected;
 import io.seqsync.events.model.Event;
 import io.seqsync.events.model.RejectReason;
 import io.seqsync.store.Announcements;
+import io.seqsync.store.RedisSubscription;
 import io.seqsync.store.Database;
 import io.seqsync.store.Outcome;
 import java.net.URI;
@@ -91,7 +92,7 @@ class ProjectorTest {
   @Test
   void storesCommittedEventsSkipsUndecodableRecordsAndAnnouncesAfterTheCommit() throws Exception {
     Queue<Outcome> announced = new ConcurrentLinkedQueue<>();
-    Announcements.Subscription subscription =
+    RedisSubscription subscription =
         closing(Announcements.subscribe(servers.redisHost(), servers.redisPort(), announced::add));
     await(subscription::isSubscribed);
     events.commitGarbage("d:1:2", "not an event".getBytes(StandardCharsets.UTF_8));

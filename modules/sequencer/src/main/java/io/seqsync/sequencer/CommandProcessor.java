@@ -137,6 +137,9 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
     }
     Message message = append(command, send.getClientMsgId(), send.getType(), send.getContent());
     dedup.put(dedupKey, new DedupEntry(message.getMsgId(), message.getSeq()), timestamp);
+    // A sender has read their own message (R18): no event of its own, the projector derives the
+    // same from MessageAppended; the store keeps a later, lower read report from counting.
+    reads.put(key(command.getUserId(), command.getConvId()), message.getSeq());
     emit(command, new MessageAppended(message), timestamp);
   }
 

@@ -237,6 +237,22 @@ class SequencerTopologyTest {
   }
 
   @Test
+  void sendingMovesTheSendersReadPositionWithoutAnEventOfItsOwn() {
+    harness.pipe(BOB.sendText(CONV, "b1", "hi"));
+    harness.pipe(ALICE.sendText(CONV, "a1", "hello"));
+    harness.pipe(ALICE.sendText(CONV, "a2", "there"));
+    assertThat(harness.events()).allSatisfy(event -> assertThat(event.getPayload()).isInstanceOf(MessageAppended.class));
+
+    harness.pipe(ALICE.read(CONV, 2));
+    harness.pipe(ALICE.read(CONV, 3));
+    harness.pipe(BOB.read(CONV, 3));
+
+    // Alice's read position is 3 already (her send): her reports move nothing; Bob's moves from 1.
+    assertThat(harness.events()).extracting(event -> (ReadAdvanced) event.getPayload())
+        .containsExactly(new ReadAdvanced(2L, "laptop", 3L));
+  }
+
+  @Test
   void membershipChangeIsASystemMessageWithItsOwnSeq() {
     harness.pipe(ALICE.membership("g:team", List.of(1L, 2L, 3L), List.of(), "team"));
     harness.pipe(ALICE.sendText("g:team", "c1", "welcome"));

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.JedisPubSub;
 
@@ -54,62 +53,15 @@ public final class Announcements {
   }
 
   /**
-   * Listens on a dedicated connection until {@link Subscription#close()}, reconnecting after a
+   * Listens on a dedicated connection until the subscription is closed, reconnecting after a
    * failure; {@code listener} runs on the subscription's thread and must not block.
    */
-  public static Subscription subscribe(String host, int port, Consumer<Outcome> listener) {
-    return new Subscription(host, port, listener);
-  }
-
-  /** A running subscription: a daemon thread holding one Redis connection. */
-  public static final class Subscription implements AutoCloseable {
-    private final JedisPubSub pubSub;
-    private final Thread thread;
-    private volatile boolean closed;
-
-    private Subscription(String host, int port, Consumer<Outcome> listener) {
-      pubSub = new JedisPubSub() {
-        @Override
-        public void onMessage(String channel, String message) {
-          decode(message).forEach(listener);
-        }
-      };
-      thread = new Thread(() -> {
-        while (!closed) {
-          try (Jedis connection = new Jedis(host, port)) {
-            connection.subscribe(pubSub, CHANNEL);
-          } catch (RuntimeException e) {
-            if (!closed) {
-              log.warn("announcement subscription lost, reconnecting: {}", e.getMessage());
-              sleepQuietly(500);
-            }
-          }
-        }
-      }, "announcements-subscriber");
-      thread.setDaemon(true);
-      thread.start();
-    }
-
-    /** True once the subscription is registered with Redis (announcements before that are missed). */
-    public boolean isSubscribed() {
-      return pubSub.isSubscribed();
-    }
-
-    @Override
-    public void close() {
-      closed = true;
-      if (pubSub.isSubscribed()) {
-        pubSub.unsubscribe();
+  public static RedisSubscription subscribe(String host, int port, Consumer<Outcome> listener) {
+    return new RedisSubscription(host, port, new JedisPubSub() {
+      @Override
+      public void onMessage(String channel, String message) {
+        decode(message).forEach(listener);
       }
-      thread.interrupt();
-    }
-
-    private static void sleepQuietly(long millis) {
-      try {
-        Thread.sleep(millis);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    }, false, CHANNEL);
   }
 }

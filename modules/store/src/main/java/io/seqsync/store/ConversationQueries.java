@@ -48,6 +48,24 @@ public final class ConversationQueries {
    */
   public record SyncRow(String convId, long latestSeq, long deviceCursor, long readSeq, long unread) {}
 
+  // One row even for a direct conversation nobody has written to yet (its draft may exist already).
+  private static final String ACTIVATION = "select q.conv_id, c.kind, coalesce(c.latest_seq, 0) as latest_seq,"
+      + " coalesce(dc.seq, 0) as device_cursor, coalesce(rp.seq, 0) as read_seq,"
+      + " coalesce(" + UNREAD + ", 0) as unread, d.text as draft"
+      + " from (select cast(:conv as text) as conv_id) q"
+      + " left join conversations c on c.conv_id = q.conv_id"
+      + " left join device_cursors dc on dc.user_id = :user and dc.device_id = :device and dc.conv_id = q.conv_id"
+      + " left join read_positions rp on rp.user_id = :user and rp.conv_id = q.conv_id"
+      + " left join drafts d on d.user_id = :user and d.conv_id = q.conv_id";
+
+  /**
+   * What a device needs when it opens a conversation (R14): the committed watermark, its own
+   * server-side cursor (so a client whose ack was lost re-sends it), the user's read position,
+   * unread count and draft, and a group's members (null for a direct conversation).
+   */
+  public record Activation(String convId, String kind, long latestSeq, long deviceCursor, long readSeq, long unread,
+      String draft, List<Long> members) {}
+
   private final Jdbi jdbi;
 
   public ConversationQueries(Jdbi jdbi) {
@@ -108,6 +126,22 @@ public final class ConversationQueries {
         .map((rs, ctx) -> new SyncRow(rs.getString("conv_id"), rs.getLong("latest_seq"),
             rs.getLong("device_cursor"), rs.getLong("read_seq"), rs.getLong("unread")))
         .list());
+  }
+
+  /** The activation of {@code convId} for the user's device (R14); the caller checked membership. */
+  public Activation activation(long userId, String deviceId, ConvId convId) {
+    return jdbi.withHandle(handle -> {
+      List<Long> members = convId.kind() == ConvId.Kind.GROUP
+          ? handle.createQuery("select user_id from conversation_members where conv_id = :conv order by user_id")
+              .bind("conv", convId.value()).mapTo(Long.class).list()
+          : null;
+      String kind = convId.kind() == ConvId.Kind.GROUP ? "group" : "direct";
+      return handle.createQuery(ACTIVATION)
+          .bind("conv", convId.value()).bind("user", userId).bind("device", deviceId)
+          .map((rs, ctx) -> new Activation(convId.value(), kind, rs.getLong("latest_seq"),
+              rs.getLong("device_cursor"), rs.getLong("read_seq"), rs.getLong("unread"), rs.getString("draft"), members))
+          .one();
+    });
   }
 
   /** Whether PostgreSQL answers a trivial query (for health checks). */

@@ -139,7 +139,10 @@ final class ProjectionPlan {
   }
 
   private void applySideEffects(Object payload, Message notice) {
-    if (payload instanceof RecallApplied recall) {
+    if (payload instanceof MessageAppended) {
+      // The sender has read what they sent (R18), as the sequencer's read store says too.
+      reads.merge(new UserPosition(notice.getSenderId(), notice.getConvId()), notice.getSeq(), Math::max);
+    } else if (payload instanceof RecallApplied recall) {
       recalls.add(new Recall(notice.getConvId(), recall.getRecalledSeq()));
     } else if (payload instanceof MembershipChanged change) {
       String convId = notice.getConvId();

@@ -74,11 +74,7 @@ public final class ProjectionWriter {
     PreparedBatch members = handle.prepareBatch(
         "insert into conversation_members (conv_id, user_id, joined_seq) values (?, ?, 0) on conflict do nothing");
     for (String convId : createdConvIds) {
-      ConvId.parse(convId).filter(id -> id.kind() == ConvId.Kind.DIRECT).ifPresent(id -> {
-        String[] users = id.value().split(":");
-        members.add(convId, Long.parseLong(users[1]));
-        members.add(convId, Long.parseLong(users[2]));
-      });
+      ConvId.parse(convId).ifPresent(id -> id.directUsers().forEach(userId -> members.add(convId, userId)));
     }
     execute(members);
   }

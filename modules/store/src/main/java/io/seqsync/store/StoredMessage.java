@@ -18,4 +18,10 @@ public record StoredMessage(
 
   /** The body a recalled message shows instead of its content (R6). */
   public static final String RECALLED_PLACEHOLDER = "[recalled]";
+
+  /** A message just appended (not recalled yet), as an event carries it. */
+  public static StoredMessage of(io.seqsync.events.model.Message m) {
+    return new StoredMessage(m.getMsgId(), m.getConvId(), m.getSeq(), m.getSenderId(), m.getSenderDevice(),
+        m.getClientMsgId(), ProjectionWriter.apiType(m), m.getContent(), m.getCreateTime(), false);
+  }
 }

@@ -207,6 +207,15 @@ class ProjectionWriterTest {
   }
 
   @Test
+  void aSentMessageIsReadByItsSenderButNotices() {
+    apply(List.of(appended(DIRECT, 1), appended(DIRECT, 2), event(DIRECT, new ReadAdvanced(1L, "phone", 1L))));
+    apply(List.of(recall(DIRECT, 3, 2)));
+
+    // Sender 1 read up to their last message; the recall notice (also theirs) moves nothing.
+    assertThat(query("select user_id || '=' || seq from read_positions")).containsExactly("1=2");
+  }
+
+  @Test
   void membershipChangesStoreTheirNoticeMembersAndGroupName() {
     apply(List.of(membership(GROUP, 1, List.of(1L, 2L, 3L), List.of(), "Team")));
     apply(List.of(appended(GROUP, 2), membership(GROUP, 3, List.of(4L), List.of(2L), null)));

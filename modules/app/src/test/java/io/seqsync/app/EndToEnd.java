@@ -1,0 +1,97 @@
+package io.seqsync.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.seqsync.config.ConfigLoader;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/** What the end-to-end tests share: the app on free ports, clients, sends and waiting for the projection. */
+final class EndToEnd {
+  /** How long an accepted command may take to show in the projection. */
+  static final Duration APPLIED = Duration.ofSeconds(10);
+
+  private EndToEnd() {}
+
+  static SeqsyncApp start(Path dir) {
+    return SeqsyncApp.start(ConfigLoader.of(Map.of(
+        "data-dir", dir.toString(),
+        "kafka.embedded-port", "0",
+        "postgres.embedded-port", "0",
+        "redis.embedded-port", "0",
+        "http.port", "0",
+        "http.reply-budget", "10s",
+        "kafka.partitions", "3",
+        "sequencer.session-timeout", "6s")));
+  }
+
+  static ApiClient client(SeqsyncApp app, long userId, String deviceId) {
+    return new ApiClient(app.httpPort(), token(app, userId, deviceId));
+  }
+
+  static String token(SeqsyncApp app, long userId, String deviceId) {
+    return app.tokens().mint(userId, deviceId, Duration.ofHours(1));
+  }
+
+  /** Sends {@code count} text messages and returns them as stored (200 each). */
+  static List<JsonNode> send(ApiClient client, String conv, int count) {
+    List<JsonNode> sent = new ArrayList<>();
+    for (int i = 1; i <= count; i++) {
+      ApiClient.Response response = client.post("/v1/conversations/" + conv + "/messages",
+          "{\"clientMsgId\":\"" + UUID.randomUUID() + "\",\"type\":\"text\",\"content\":\"m" + i + "\"}");
+      assertThat(response.status()).as("send %d: %s", i, response.body()).isEqualTo(200);
+      sent.add(response.body().get("message"));
+    }
+    return sent;
+  }
+
+  /** The activation of {@code conv} once it satisfies {@code applied}. */
+  static JsonNode awaitActivation(ApiClient client, String conv, Predicate<JsonNode> applied) {
+    return await(() -> ok(client.get("/v1/conversations/" + conv)), applied);
+  }
+
+  /** The probe's answer once it satisfies {@code applied}; fails after {@link #APPLIED}. */
+  static JsonNode await(Supplier<JsonNode> probe, Predicate<JsonNode> applied) {
+    long deadline = System.nanoTime() + APPLIED.toNanos();
+    JsonNode answer;
+    do {
+      answer = probe.get();
+      if (applied.test(answer)) {
+        return answer;
+      }
+      sleep(50);
+    } while (System.nanoTime() < deadline);
+    throw new AssertionError("not applied within " + APPLIED + ": " + answer);
+  }
+
+  static JsonNode ok(ApiClient.Response response) {
+    assertThat(response.status()).as("%s", response.body()).isEqualTo(200);
+    return response.body();
+  }
+
+  static void accepted(ApiClient.Response response) {
+    assertThat(response.status()).as("%s", response.body()).isEqualTo(202);
+  }
+
+  static List<Long> seqs(JsonNode page) {
+    List<Long> seqs = new ArrayList<>();
+    page.get("messages").forEach(message -> seqs.add(message.get("seq").asLong()));
+    return seqs;
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,97 @@
+package io.seqsync.app;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/** A real WebSocket client of {@code /v1/stream} for tests: every frame received, parsed, in order. */
+final class StreamClient implements AutoCloseable {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final BlockingQueue<JsonNode> frames = new LinkedBlockingQueue<>();
+  private final WebSocket socket;
+
+  private StreamClient(WebSocket.Builder builder, URI uri) {
+    socket = builder.buildAsync(uri, new WebSocket.Listener() {
+      private final StringBuilder partial = new StringBuilder();
+
+      @Override
+      public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+        partial.append(data);
+        if (last) {
+          try {
+            frames.add(JSON.readTree(partial.toString()));
+          } catch (Exception e) {
+            throw new IllegalStateException("not JSON: " + partial, e);
+          }
+          partial.setLength(0);
+        }
+        webSocket.request(1);
+        return null;
+      }
+    }).join();
+  }
+
+  /** Connects with the token in the Authorization header. */
+  static StreamClient withHeader(int port, String token) {
+    return new StreamClient(HttpClient.newHttpClient().newWebSocketBuilder()
+        .header("Authorization", "Bearer " + token).connectTimeout(Duration.ofSeconds(5)),
+        URI.create("ws://127.0.0.1:" + port + "/v1/stream"));
+  }
+
+  /** Connects with the token as ?access_token=. */
+  static StreamClient withQueryToken(int port, String token) {
+    return new StreamClient(HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5)),
+        URI.create("ws://127.0.0.1:" + port + "/v1/stream?access_token=" + token));
+  }
+
+  void send(String frame) {
+    socket.sendText(frame, true).join();
+  }
+
+  /** The next frame, or an AssertionError after {@code timeout}. */
+  JsonNode next(Duration timeout) {
+    try {
+      JsonNode frame = frames.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      if (frame == null) {
+        throw new AssertionError("no frame within " + timeout);
+      }
+      return frame;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The next frame that matches, skipping others. */
+  JsonNode next(Predicate<JsonNode> matching, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        throw new AssertionError("no matching frame within " + timeout);
+      }
+      JsonNode frame = next(Duration.ofNanos(left));
+      if (matching.test(frame)) {
+        return frame;
+      }
+    }
+  }
+
+  static Predicate<JsonNode> ofType(String type) {
+    return frame -> type.equals(frame.path("type").asText());
+  }
+
+  @Override
+  public void close() {
+    socket.abort();
+  }
+}

@@ -1,0 +1,183 @@
+package io.seqsync.bench.http;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The knobs of the HTTP benchmark: {@code --name=value} (or {@code --name value}) on the command
+ * line, else the system property {@code bench.name}, else the default.
+ */
+record HttpBenchOptions(
+    List<Integer> rates,
+    int warmupSeconds,
+    int durationSeconds,
+    List<Duration> commitIntervals,
+    int conversations,
+    int connections,
+    int partitions,
+    boolean breakdown,
+    boolean stopWhenSaturated,
+    boolean send,
+    boolean fetch,
+    int fetchConversations,
+    int fetchMessages,
+    int fetchClients,
+    int fetchWarmupSeconds,
+    int fetchDurationSeconds,
+    int quietWaitSeconds,
+    Optional<Path> dir) {
+
+  static final String USAGE = """
+      usage: HttpBenchmark [--rates=500,1000,2000,5000] [--warmup-s=5] [--duration-s=20]
+                           [--commit-intervals=100ms,20ms] [--conversations=1000] [--connections=1024]
+                           [--partitions=6] [--breakdown=true] [--stop-when-saturated=true]
+                           [--send=true] [--fetch=true] [--fetch-conversations=200] [--fetch-messages=500] [--fetch-clients=64]
+                           [--fetch-warmup-s=5] [--fetch-duration-s=15] [--quiet-wait-s=20] [--dir=PATH]
+        (or the same as system properties: -Dbench.rates=500,1000 ...)
+        --rates: offered send rates (requests/s), each run open-loop for warmup-s + duration-s.
+        --commit-intervals: one app start per value of sequencer.commit-interval; every rate runs on each.
+        --connections: the most requests in flight (so HTTP/1.1 connections) of the send load generator.
+        --breakdown: also read the events topic and the Redis announcements to split send latency.
+        --stop-when-saturated: skip the higher rates of a configuration once one is not sustained.
+        --send=false skips the send phases (for profiling the fetch alone).
+        --fetch: the fetch benchmark (HTTP next to JDBC), on the first configuration, after its sends.
+        --quiet-wait-s: before each app start, wait up to this long for other processes to use under 1/4 core.
+        --dir keeps the data there; by default a temporary directory is used and deleted.""";
+
+  private static final Set<String> NAMES = Set.of("rates", "warmup-s", "duration-s", "commit-intervals", "conversations",
+      "connections", "partitions", "breakdown", "stop-when-saturated", "send", "fetch", "fetch-conversations", "fetch-messages",
+      "fetch-clients", "fetch-warmup-s", "fetch-duration-s", "quiet-wait-s", "dir");
+
+  static HttpBenchOptions parse(String[] args) {
+    Map<String, String> given = new HashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      if (arg.equals("-h") || arg.equals("--help")) {
+        throw new IllegalArgumentException("help");
+      }
+      if (!arg.startsWith("--")) {
+        throw new IllegalArgumentException("unexpected argument " + arg);
+      }
+      String name = arg.substring(2);
+      String value;
+      int eq = name.indexOf('=');
+      if (eq >= 0) {
+        value = name.substring(eq + 1);
+        name = name.substring(0, eq);
+      } else if (i + 1 < args.length) {
+        value = args[++i];
+      } else {
+        throw new IllegalArgumentException("--" + name + " needs a value");
+      }
+      if (!NAMES.contains(name)) {
+        throw new IllegalArgumentException("unknown option --" + name);
+      }
+      given.put(name, value);
+    }
+    HttpBenchOptions options = new HttpBenchOptions(
+        value(given, "rates").map(text -> Arrays.stream(text.split(",")).map(String::trim)
+            .map(rate -> positive("rates", rate)).toList()).orElse(List.of(500, 1000, 2000, 5000)),
+        (int) number(given, "warmup-s", 5),
+        positive(given, "duration-s", 20),
+        value(given, "commit-intervals").map(text -> Arrays.stream(text.split(",")).map(String::trim)
+            .map(HttpBenchOptions::duration).toList()).orElse(List.of(Duration.ofMillis(100), Duration.ofMillis(20))),
+        positive(given, "conversations", 1_000),
+        positive(given, "connections", 1_024),
+        positive(given, "partitions", 6),
+        bool(given, "breakdown", true),
+        bool(given, "stop-when-saturated", true),
+        bool(given, "send", true),
+        bool(given, "fetch", true),
+        positive(given, "fetch-conversations", 200),
+        positive(given, "fetch-messages", 500),
+        positive(given, "fetch-clients", 64),
+        (int) number(given, "fetch-warmup-s", 5),
+        positive(given, "fetch-duration-s", 15),
+        (int) number(given, "quiet-wait-s", 20),
+        value(given, "dir").map(Path::of));
+    if (options.rates.isEmpty() || options.commitIntervals.isEmpty()) {
+      throw new IllegalArgumentException("--rates and --commit-intervals need at least one value");
+    }
+    if (options.fetchMessages < FetchBenchmark.PAGE) {
+      throw new IllegalArgumentException("--fetch-messages must be at least " + FetchBenchmark.PAGE);
+    }
+    return options;
+  }
+
+  /** {@code 100ms}, {@code 1s}. */
+  static Duration duration(String text) {
+    String lower = text.toLowerCase(Locale.ROOT);
+    try {
+      if (lower.endsWith("ms")) {
+        return Duration.ofMillis(Long.parseLong(lower.substring(0, lower.length() - 2)));
+      }
+      if (lower.endsWith("s")) {
+        return Duration.ofSeconds(Long.parseLong(lower.substring(0, lower.length() - 1)));
+      }
+    } catch (NumberFormatException e) {
+      // answered below
+    }
+    throw new IllegalArgumentException("a duration is like 100ms or 1s, got " + text);
+  }
+
+  static String format(Duration duration) {
+    return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + "s" : duration.toMillis() + "ms";
+  }
+
+  private static Optional<String> value(Map<String, String> given, String name) {
+    String value = given.getOrDefault(name, System.getProperty("bench." + name));
+    return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.trim());
+  }
+
+  private static boolean bool(Map<String, String> given, String name, boolean fallback) {
+    Optional<String> value = value(given, name);
+    if (value.isEmpty()) {
+      return fallback;
+    }
+    return switch (value.get().toLowerCase(Locale.ROOT)) {
+      case "true", "yes", "1" -> true;
+      case "false", "no", "0" -> false;
+      default -> throw new IllegalArgumentException("--" + name + " must be true or false, got " + value.get());
+    };
+  }
+
+  private static long number(Map<String, String> given, String name, long fallback) {
+    Optional<String> value = value(given, name);
+    try {
+      long parsed = value.isPresent() ? Long.parseLong(value.get().replace("_", "")) : fallback;
+      if (parsed < 0 || parsed > Integer.MAX_VALUE) {
+        throw new NumberFormatException();
+      }
+      return parsed;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--" + name + " must be a non-negative integer, got " + value.orElse(""));
+    }
+  }
+
+  private static int positive(Map<String, String> given, String name, int fallback) {
+    long value = number(given, name, fallback);
+    if (value == 0) {
+      throw new IllegalArgumentException("--" + name + " must be positive");
+    }
+    return (int) value;
+  }
+
+  private static int positive(String name, String text) {
+    try {
+      int value = Integer.parseInt(text.replace("_", ""));
+      if (value > 0) {
+        return value;
+      }
+    } catch (NumberFormatException e) {
+      // answered below
+    }
+    throw new IllegalArgumentException("--" + name + " takes positive integers, got " + text);
+  }
+}

@@ -1,0 +1,41 @@
+package io.seqsync.ingress;
+
+import io.javalin.http.Context;
+import io.seqsync.store.ConversationList;
+import io.seqsync.store.ListCursor;
+
+/** GET /v1/conversations?limit&cursor: the caller's conversation list, most recent first (R20). */
+final class ConversationListEndpoint {
+  static final int DEFAULT_LIMIT = 20;
+  static final int MAX_LIMIT = 100;
+
+  private final ConversationList list;
+
+  ConversationListEndpoint(ConversationList list) {
+    this.list = list;
+  }
+
+  void list(Context ctx) {
+    Caller caller = Authentication.caller(ctx);
+    int limit = limit(ctx.queryParam("limit"));
+    String cursorText = ctx.queryParam("cursor");
+    ListCursor cursor = cursorText == null ? null : ListCursor.parse(cursorText).orElseThrow(() ->
+        ApiException.badRequest("invalid_parameter", "cursor must be the next value of an earlier page"));
+    ctx.json(Views.ConversationPage.of(list.page(caller.userId(), limit, cursor)));
+  }
+
+  private static int limit(String text) {
+    if (text == null) {
+      return DEFAULT_LIMIT;
+    }
+    try {
+      int limit = Integer.parseInt(text);
+      if (limit >= 1 && limit <= MAX_LIMIT) {
+        return limit;
+      }
+    } catch (NumberFormatException ignored) {
+      // answered below
+    }
+    throw ApiException.badRequest("invalid_parameter", "limit must be an integer from 1 to " + MAX_LIMIT);
+  }
+}

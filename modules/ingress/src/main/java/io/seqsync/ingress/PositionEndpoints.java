@@ -1,0 +1,84 @@
+package io.seqsync.ingress;
+
+import io.javalin.http.Context;
+import io.seqsync.events.Commands;
+import io.seqsync.events.ConvId;
+import io.seqsync.events.model.Command;
+import io.seqsync.store.ConversationQueries;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * The handlers of where a device and a user stand in conversations: activation (R14), acks (R11,
+ * R12), read reports (R18) and drafts (R21). Position commands answer 202 once Kafka has them all
+ * (durably accepted); the sequencer moves positions forward only, so a stale or too-far one is
+ * harmless and never an error.
+ */
+final class PositionEndpoints {
+  private final int maxDraftBytes;
+  private final AccessControl access;
+  private final CommandPublisher publisher;
+  private final ConversationQueries conversations;
+
+  PositionEndpoints(int maxDraftBytes, AccessControl access, CommandPublisher publisher,
+      ConversationQueries conversations) {
+    this.maxDraftBytes = maxDraftBytes;
+    this.access = access;
+    this.publisher = publisher;
+    this.conversations = conversations;
+  }
+
+  /** GET /v1/conversations/{convId}. */
+  void activation(Context ctx) {
+    Caller caller = Authentication.caller(ctx);
+    ConvId convId = AccessControl.convId(ctx.pathParam("convId"));
+    access.requireMember(caller, convId);
+    ctx.json(Views.Activation.of(conversations.activation(caller.userId(), caller.deviceId(), convId)));
+  }
+
+  /** POST /v1/acks {acks:[{convId, seq}]}: one AckCursor command per item, keyed by its convId. */
+  void acks(Context ctx) {
+    Caller caller = Authentication.caller(ctx);
+    List<PositionRequests.Position> acks = PositionRequests.acks(Json.object(ctx.bodyAsBytes()));
+    new LinkedHashSet<>(acks.stream().map(PositionRequests.Position::convId).toList())
+        .forEach(convId -> access.requireMember(caller, convId));
+    Commands commands = commands(caller);
+    accept(ctx, acks.stream().map(ack -> commands.ack(ack.convId().value(), ack.seq())).toList());
+  }
+
+  /** POST /v1/reads {convId, seq}. */
+  void read(Context ctx) {
+    Caller caller = Authentication.caller(ctx);
+    PositionRequests.Position read = PositionRequests.read(Json.object(ctx.bodyAsBytes()));
+    access.requireMember(caller, read.convId());
+    accept(ctx, List.of(commands(caller).read(read.convId().value(), read.seq())));
+  }
+
+  /** PUT /v1/conversations/{convId}/draft {text}. */
+  void draft(Context ctx) {
+    Caller caller = Authentication.caller(ctx);
+    ConvId convId = AccessControl.convId(ctx.pathParam("convId"));
+    String text = PositionRequests.draft(Json.object(ctx.bodyAsBytes()), maxDraftBytes);
+    access.requireMember(caller, convId);
+    accept(ctx, List.of(commands(caller).draft(convId.value(), text)));
+  }
+
+  private static Commands commands(Caller caller) {
+    return new Commands(caller.userId(), caller.deviceId());
+  }
+
+  // 202 once the broker acknowledged every command (acks=all): then none of them can be lost.
+  private void accept(Context ctx, List<Command> commands) {
+    CompletableFuture<?>[] published = commands.stream().map(publisher::publish).toArray(CompletableFuture[]::new);
+    ctx.future(() -> CompletableFuture.allOf(published).handle((done, error) -> {
+      if (error != null) {
+        throw new CompletionException(ApiException.unavailable("kafka_unavailable",
+            "not every command could be written to Kafka; retry (positions only move forward)"));
+      }
+      ctx.status(202).json(new Views.PositionsAccepted(commands.size(), "accepted"));
+      return null;
+    }));
+  }
+}

@@ -1,0 +1,84 @@
+package io.seqsync.ingress;
+
+import io.seqsync.store.PushNotice;
+import io.seqsync.store.RedisSubscription;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import redis.clients.jedis.JedisPubSub;
+
+/**
+ * The push sockets of this instance, by user, fed from the projector's per-user Redis channels
+ * (one pattern subscription): whichever instance holds a device's socket reaches it. Frames are
+ * rendered per connection (a device is not told what it did itself) and queued without blocking.
+ * Thread-safe; closing stops the subscription and drops every socket.
+ */
+public final class PushHub implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(PushHub.class);
+
+  private final Map<Long, Set<PushConnection>> byUser = new ConcurrentHashMap<>();
+  private final ExecutorService writer = Executors.newFixedThreadPool(2, runnable -> {
+    Thread thread = new Thread(runnable, "push-writer");
+    thread.setDaemon(true);
+    return thread;
+  });
+  private volatile RedisSubscription subscription;
+
+  /** Starts feeding the sockets from Redis; until then (in tests without Redis) nothing is pushed. */
+  public PushHub subscribe(String redisHost, int redisPort) {
+    subscription = new RedisSubscription(redisHost, redisPort, new JedisPubSub() {
+      @Override
+      public void onPMessage(String pattern, String channel, String message) {
+        deliver(PushNotice.recipient(channel), message);
+      }
+    }, true, PushNotice.CHANNEL_PATTERN);
+    return this;
+  }
+
+  /** True once notices reach this hub (those published before are missed). */
+  public boolean isSubscribed() {
+    RedisSubscription current = subscription;
+    return current != null && current.isSubscribed();
+  }
+
+  PushConnection connect(String id, Caller caller, org.eclipse.jetty.websocket.api.Session session) {
+    PushConnection connection = new PushConnection(id, caller, session, writer);
+    byUser.computeIfAbsent(caller.userId(), user -> ConcurrentHashMap.newKeySet()).add(connection);
+    return connection;
+  }
+
+  void disconnect(PushConnection connection) {
+    byUser.computeIfPresent(connection.caller.userId(), (user, connections) -> {
+      connections.remove(connection);
+      return connections.isEmpty() ? null : connections;
+    });
+  }
+
+  private void deliver(long recipient, String line) {
+    Set<PushConnection> connections = byUser.get(recipient);
+    if (connections == null) {
+      return;
+    }
+    try {
+      PushNotice notice = PushNotice.decode(line);
+      for (PushConnection connection : connections) {
+        PushFrames.render(notice, connection.caller).ifPresent(connection::offer);
+      }
+    } catch (RuntimeException e) {
+      log.warn("ignoring undeliverable push notice: {}", e.toString());
+    }
+  }
+
+  @Override
+  public void close() {
+    if (subscription != null) {
+      subscription.close();
+    }
+    byUser.values().forEach(connections -> connections.forEach(PushConnection::drop));
+    writer.shutdownNow();
+  }
+}

@@ -1,0 +1,93 @@
+package io.seqsync.ingress;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.javalin.websocket.WsConfig;
+import io.javalin.websocket.WsContext;
+import io.javalin.websocket.WsMessageContext;
+import io.seqsync.events.Commands;
+import io.seqsync.events.model.Command;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * GET /v1/stream, the push WebSocket (R1, R15, R19): the first frame is this device's handshake
+ * ({@code sync}), then pushed frames. Client frames {@code ack} and {@code read} become commands,
+ * {@code ping} is answered {@code pong}; anything else gets an error frame and changes nothing.
+ */
+final class StreamEndpoint {
+  private final Authentication authentication;
+  private final AccessControl access;
+  private final CommandPublisher publisher;
+  private final SyncService syncs;
+  private final PushHub hub;
+  private final Map<String, PushConnection> connections = new ConcurrentHashMap<>();
+
+  StreamEndpoint(Authentication authentication, AccessControl access, CommandPublisher publisher, SyncService syncs,
+      PushHub hub) {
+    this.authentication = authentication;
+    this.access = access;
+    this.publisher = publisher;
+    this.syncs = syncs;
+    this.hub = hub;
+  }
+
+  void configure(WsConfig ws) {
+    ws.onConnect(this::connected);
+    ws.onMessage(this::received);
+    ws.onClose(ctx -> closed(ctx));
+    ws.onError(ctx -> closed(ctx));
+  }
+
+  // Registered before the handshake is computed, so nothing committed in between is missed:
+  // what arrives meanwhile is queued behind the sync frame.
+  private void connected(WsContext ctx) {
+    Caller caller = authentication.verify(ctx.header("Authorization"), ctx.queryParam("access_token"));
+    ctx.disableAutomaticPings();
+    PushConnection connection = hub.connect(ctx.sessionId(), caller, ctx.session);
+    connections.put(ctx.sessionId(), connection);
+    connection.start(PushFrames.sync(syncs.sync(caller, Json.MAPPER.createObjectNode())));
+  }
+
+  private void received(WsMessageContext ctx) {
+    PushConnection connection = connections.get(ctx.sessionId());
+    if (connection == null) {
+      return;
+    }
+    try {
+      ObjectNode frame = Json.object(ctx.message().getBytes(StandardCharsets.UTF_8));
+      String type = Json.string(frame, "type");
+      switch (type) {
+        case "ping" -> connection.offer(PushFrames.pong());
+        case "ack" -> submit(connection, position(connection, frame, true));
+        case "read" -> submit(connection, position(connection, frame, false));
+        default -> throw ApiException.badRequest("unknown_frame", "frame type must be ack, read or ping");
+      }
+    } catch (ApiException e) {
+      connection.offer(PushFrames.error(e.code(), e.getMessage()));
+    }
+  }
+
+  private Command position(PushConnection connection, ObjectNode frame, boolean ack) {
+    PositionRequests.Position position = PositionRequests.read(frame);
+    access.requireMember(connection.caller, position.convId());
+    Commands commands = new Commands(connection.caller.userId(), connection.caller.deviceId());
+    return ack ? commands.ack(position.convId().value(), position.seq())
+        : commands.read(position.convId().value(), position.seq());
+  }
+
+  private void submit(PushConnection connection, Command command) {
+    publisher.publish(command).whenComplete((metadata, error) -> {
+      if (error != null) {
+        connection.offer(PushFrames.error("kafka_unavailable", "the frame could not be written to Kafka; send it again"));
+      }
+    });
+  }
+
+  private void closed(WsContext ctx) {
+    PushConnection connection = connections.remove(ctx.sessionId());
+    if (connection != null) {
+      hub.disconnect(connection);
+    }
+  }
+}

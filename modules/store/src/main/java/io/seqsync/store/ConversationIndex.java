@@ -1,0 +1,150 @@
+package io.seqsync.store;
+
+import java.util.List;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.params.ZAddParams;
+
+/**
+ * The Redis side of the conversation list and unread counts (R20); the layout is in
+ * docs/design.md. Every write is a merge that only moves forward (add a seq, keep the greatest
+ * position, keep the newest draft), so the projector's updates and a rebuild from PostgreSQL can
+ * run in any order and still agree. A key is only trusted once a rebuild has marked it
+ * {@code built}: a missing key means "rebuild from PostgreSQL", never zero. Thread-safe.
+ */
+public final class ConversationIndex {
+  static final String BUILT = "built";
+  static final String LATEST_SEQ = "latestSeq";
+  static final String UPDATED_AT = "updatedAt";
+  static final String LAST_MESSAGE = "last";
+
+  // HSET field value unless the stored number is as large already.
+  private static final String MAX_FIELD = "local cur = redis.call('HGET', KEYS[1], ARGV[1])\n"
+      + "if (not cur) or tonumber(cur) < tonumber(ARGV[2]) then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end\n"
+      + "return 0";
+  // The last message and its time go with the highest seq seen.
+  private static final String LAST = "local cur = tonumber(redis.call('HGET', KEYS[1], '" + LATEST_SEQ + "') or '0')\n"
+      + "if cur < tonumber(ARGV[1]) then redis.call('HSET', KEYS[1], '" + LATEST_SEQ + "', ARGV[1], '"
+      + UPDATED_AT + "', ARGV[2], '" + LAST_MESSAGE + "', ARGV[3]) end\n"
+      + "return 0";
+  // A draft is stored as "updatedAt|text"; the newest one wins (a tie: the later write).
+  private static final String DRAFT = "local cur = redis.call('HGET', KEYS[1], ARGV[1])\n"
+      + "if (not cur) or tonumber(string.match(cur, '^(%d+)|')) <= tonumber(ARGV[2]) then\n"
+      + "  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. '|' .. ARGV[3]) end\n"
+      + "return 0";
+
+  private final JedisPooled redis;
+
+  public ConversationIndex(JedisPooled redis) {
+    this.redis = redis;
+  }
+
+  static String conversation(String convId) {
+    return "ss:conv:" + convId;
+  }
+
+  /** Countable messages (R20: text, image, file) of everyone, or of one sender; score = member = seq. */
+  static String countableKey(String convId, Long senderId) {
+    return "ss:conv:" + convId + ":countable" + (senderId == null ? "" : ":" + senderId);
+  }
+
+  /** The countable messages that were recalled, of everyone or of one sender. */
+  static String recalledKey(String convId, Long senderId) {
+    return "ss:conv:" + convId + ":recalled" + (senderId == null ? "" : ":" + senderId);
+  }
+
+  static String user(long userId) {
+    return "ss:user:" + userId;
+  }
+
+  static String userConversations(long userId) {
+    return "ss:user:" + userId + ":convs";
+  }
+
+  static String cursors(long userId, String deviceId) {
+    return "ss:cursors:" + userId + ":" + deviceId;
+  }
+
+  static String readField(String convId) {
+    return "read:" + convId;
+  }
+
+  static String draftField(String convId) {
+    return "draft:" + convId;
+  }
+
+  /** The edits of one batch, sent in one pipeline. */
+  public Batch batch() {
+    return new Batch(redis.pipelined());
+  }
+
+  /** Marks a rebuilt key as trusted; call only after its rebuild's merges were written. */
+  void markBuilt(String key) {
+    redis.hset(key, BUILT, "1");
+  }
+
+  /** A pipeline of merges; {@link #close()} sends them. Not thread-safe. */
+  public static final class Batch implements AutoCloseable {
+    private final AbstractPipeline pipeline;
+
+    private Batch(AbstractPipeline pipeline) {
+      this.pipeline = pipeline;
+    }
+
+    /** A message was stored: the conversation's latest seq, last message and, when countable, its seq. */
+    public Batch message(StoredMessage message) {
+      pipeline.eval(LAST, List.of(conversation(message.convId())), List.of(Long.toString(message.seq()),
+          Long.toString(message.createTime()), RedisMessageCodec.encode(message)));
+      if (ConversationQueries.COUNTABLE_TYPES.contains(message.type())) {
+        countable(message.convId(), message.seq(), message.senderId(), false);
+      }
+      return this;
+    }
+
+    /** A countable message (recalled or not): it counts for everyone but its sender until recalled. */
+    Batch countable(String convId, long seq, long senderId, boolean recalled) {
+      pipeline.zadd(countableKey(convId, null), seq, Long.toString(seq));
+      pipeline.zadd(countableKey(convId, senderId), seq, Long.toString(seq));
+      return recalled ? recall(convId, seq, senderId) : this;
+    }
+
+    /** A countable message was recalled: it counts no more. */
+    public Batch recall(String convId, long seq, long senderId) {
+      pipeline.zadd(recalledKey(convId, null), seq, Long.toString(seq));
+      pipeline.zadd(recalledKey(convId, senderId), seq, Long.toString(seq));
+      return this;
+    }
+
+    /** The conversation is in the user's list, ordered by its last activity. */
+    public Batch listed(long userId, String convId, long lastActivity) {
+      pipeline.zadd(userConversations(userId), lastActivity, convId, ZAddParams.zAddParams().gt());
+      return this;
+    }
+
+    /** The user left the conversation. */
+    public Batch unlisted(long userId, String convId) {
+      pipeline.zrem(userConversations(userId), convId);
+      return this;
+    }
+
+    public Batch read(long userId, String convId, long seq) {
+      pipeline.eval(MAX_FIELD, List.of(user(userId)), List.of(readField(convId), Long.toString(seq)));
+      return this;
+    }
+
+    public Batch cursor(long userId, String deviceId, String convId, long seq) {
+      pipeline.eval(MAX_FIELD, List.of(cursors(userId, deviceId)), List.of(convId, Long.toString(seq)));
+      return this;
+    }
+
+    public Batch draft(long userId, String convId, String text, long updatedAt) {
+      pipeline.eval(DRAFT, List.of(user(userId)), List.of(draftField(convId), Long.toString(updatedAt), text));
+      return this;
+    }
+
+    @Override
+    public void close() {
+      pipeline.close();
+    }
+  }
+}

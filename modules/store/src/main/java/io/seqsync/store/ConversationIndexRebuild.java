@@ -1,0 +1,66 @@
+package io.seqsync.store;
+
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * Rebuilds the Redis index of a conversation or of a user from PostgreSQL, the store of record,
+ * when Redis lost it (FLUSHALL, a restart without persistence, a new Redis): merges what
+ * PostgreSQL holds into whatever the projector wrote meanwhile, then marks the key built. The
+ * merges only move forward, so a rebuild racing the projector loses nothing. Thread-safe.
+ */
+public final class ConversationIndexRebuild {
+  private final Jdbi jdbi;
+  private final ConversationIndex index;
+
+  public ConversationIndexRebuild(Jdbi jdbi, ConversationIndex index) {
+    this.jdbi = jdbi;
+    this.index = index;
+  }
+
+  /** The conversation's latest message and its countable messages, recalled ones marked. */
+  public void conversation(String convId) {
+    try (ConversationIndex.Batch batch = index.batch()) {
+      jdbi.useHandle(handle -> {
+        handle.createQuery("select m.msg_id, m.conv_id, m.seq, m.sender_id, m.sender_device, m.client_msg_id, m.type,"
+                + " m.content, m.create_time, m.recalled from conversations c"
+                + " join messages m on m.conv_id = c.conv_id and m.seq = c.latest_seq where c.conv_id = :conv")
+            .bind("conv", convId)
+            .map((rs, ctx) -> MessageQueries.storedMessage(rs))
+            .findOne().ifPresent(batch::message);
+        handle.createQuery("select seq, sender_id, recalled from messages where conv_id = :conv"
+                + " and type in (<types>)")
+            .bind("conv", convId).bindList("types", ConversationQueries.COUNTABLE_TYPES)
+            .map((rs, ctx) -> batch.countable(convId, rs.getLong("seq"), rs.getLong("sender_id"),
+                rs.getBoolean("recalled")))
+            .list();
+      });
+    }
+    index.markBuilt(ConversationIndex.conversation(convId));
+  }
+
+  /** The user's conversations by last activity, read positions, drafts and device cursors. */
+  public void user(long userId) {
+    try (ConversationIndex.Batch batch = index.batch()) {
+      jdbi.useHandle(handle -> {
+        handle.createQuery("select c.conv_id, c.last_activity from conversation_members cm"
+                + " join conversations c on c.conv_id = cm.conv_id where cm.user_id = :user")
+            .bind("user", userId)
+            .map((rs, ctx) -> batch.listed(userId, rs.getString("conv_id"), rs.getLong("last_activity")))
+            .list();
+        handle.createQuery("select conv_id, seq from read_positions where user_id = :user")
+            .bind("user", userId)
+            .map((rs, ctx) -> batch.read(userId, rs.getString("conv_id"), rs.getLong("seq")))
+            .list();
+        handle.createQuery("select conv_id, text, updated_at from drafts where user_id = :user")
+            .bind("user", userId)
+            .map((rs, ctx) -> batch.draft(userId, rs.getString("conv_id"), rs.getString("text"), rs.getLong("updated_at")))
+            .list();
+        handle.createQuery("select device_id, conv_id, seq from device_cursors where user_id = :user")
+            .bind("user", userId)
+            .map((rs, ctx) -> batch.cursor(userId, rs.getString("device_id"), rs.getString("conv_id"), rs.getLong("seq")))
+            .list();
+      });
+    }
+    index.markBuilt(ConversationIndex.user(userId));
+  }
+}

@@ -1,0 +1,85 @@
+package io.seqsync.store;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.resps.Tuple;
+
+/**
+ * The conversation list with unread counts (R20), served from Redis ({@link ConversationIndex}).
+ * Unread is computed, never counted up and down: other people's countable messages above the
+ * user's read position that were not recalled, i.e. ZCOUNT(countable) − ZCOUNT(recalled) minus
+ * the same for the user's own messages. Whatever is not marked built is rebuilt from PostgreSQL
+ * first. Thread-safe.
+ */
+public final class ConversationList {
+  /** One conversation of the list; lastMessage null for a conversation without messages yet. */
+  public record Entry(String convId, long latestSeq, StoredMessage lastMessage, long readSeq, long unread,
+      String draft, long updatedAt) {}
+
+  /** A page, most recent first; next is the cursor of the following page, null after the last. */
+  public record Page(List<Entry> conversations, String next) {}
+
+  private final JedisPooled redis;
+  private final ConversationIndexRebuild rebuild;
+
+  public ConversationList(JedisPooled redis, ConversationIndexRebuild rebuild) {
+    this.redis = redis;
+    this.rebuild = rebuild;
+  }
+
+  /** The page of {@code limit} conversations after {@code cursor} (null: from the most recent). */
+  public Page page(long userId, int limit, ListCursor cursor) {
+    if (redis.hget(ConversationIndex.user(userId), ConversationIndex.BUILT) == null) {
+      rebuild.user(userId);
+    }
+    List<Tuple> listed = ListCursor.page(redis, ConversationIndex.userConversations(userId), cursor, limit + 1);
+    boolean more = listed.size() > limit;
+    List<Tuple> shown = more ? listed.subList(0, limit) : listed;
+    List<Entry> entries = new ArrayList<>(shown.size());
+    for (Tuple tuple : shown) {
+      entries.add(entry(userId, tuple.getElement()));
+    }
+    String next = more ? ListCursor.of(shown.get(shown.size() - 1)).toString() : null;
+    return new Page(entries, next);
+  }
+
+  /** The user's unread count in one conversation, from Redis. */
+  public long unread(long userId, String convId) {
+    return entry(userId, convId).unread();
+  }
+
+  private Entry entry(long userId, String convId) {
+    Map<String, String> conversation = redis.hgetAll(ConversationIndex.conversation(convId));
+    if (!conversation.containsKey(ConversationIndex.BUILT)) {
+      rebuild.conversation(convId);
+      conversation = redis.hgetAll(ConversationIndex.conversation(convId));
+    }
+    List<String> user = redis.hmget(ConversationIndex.user(userId),
+        ConversationIndex.readField(convId), ConversationIndex.draftField(convId));
+    long readSeq = user.get(0) == null ? 0 : Long.parseLong(user.get(0));
+    String draft = user.get(1) == null ? null : user.get(1).substring(user.get(1).indexOf('|') + 1);
+    return new Entry(convId, number(conversation.get(ConversationIndex.LATEST_SEQ)),
+        RedisMessageCodec.decode(conversation.get(ConversationIndex.LAST_MESSAGE)), readSeq,
+        unread(convId, userId, readSeq), draft, number(conversation.get(ConversationIndex.UPDATED_AT)));
+  }
+
+  private long unread(String convId, long userId, long readSeq) {
+    String above = "(" + readSeq;
+    try (AbstractPipeline pipeline = redis.pipelined()) {
+      Response<Long> all = pipeline.zcount(ConversationIndex.countableKey(convId, null), above, "+inf");
+      Response<Long> recalled = pipeline.zcount(ConversationIndex.recalledKey(convId, null), above, "+inf");
+      Response<Long> own = pipeline.zcount(ConversationIndex.countableKey(convId, userId), above, "+inf");
+      Response<Long> ownRecalled = pipeline.zcount(ConversationIndex.recalledKey(convId, userId), above, "+inf");
+      pipeline.sync();
+      return (all.get() - recalled.get()) - (own.get() - ownRecalled.get());
+    }
+  }
+
+  private static long number(String text) {
+    return text == null ? 0 : Long.parseLong(text);
+  }
+}

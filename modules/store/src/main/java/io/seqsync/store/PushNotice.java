@@ -1,0 +1,82 @@
+package io.seqsync.store;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+import redis.clients.jedis.AbstractPipeline;
+
+/**
+ * What a connected device is told once PostgreSQL has committed it (R1, R19, R21): published by
+ * the projector on a Redis channel per recipient user ({@code seqsync:push:{userId}}), so that
+ * whichever app instance holds the user's sockets renders and sends the frames. The actor (user
+ * and device) lets the receiving side spare the device that caused it. One line, tab-separated,
+ * the free text (a message, a draft) last. Immutable.
+ */
+public record PushNotice(Kind kind, String convId, long userId, String deviceId, long seq, List<Long> added,
+    List<Long> removed, StoredMessage message, String text) {
+  public static final String CHANNEL_PREFIX = "seqsync:push:";
+  public static final String CHANNEL_PATTERN = CHANNEL_PREFIX + "*";
+
+  public enum Kind { MESSAGE, READ, CURSOR, DRAFT, RECALL, MEMBERSHIP }
+
+  public static PushNotice message(StoredMessage message) {
+    return new PushNotice(Kind.MESSAGE, message.convId(), message.senderId(), message.senderDevice(), message.seq(),
+        List.of(), List.of(), message, null);
+  }
+
+  public static PushNotice position(Kind kind, String convId, long userId, String deviceId, long seq) {
+    return new PushNotice(kind, convId, userId, deviceId, seq, List.of(), List.of(), null, null);
+  }
+
+  public static PushNotice draft(String convId, long userId, String deviceId, String text) {
+    return new PushNotice(Kind.DRAFT, convId, userId, deviceId, 0, List.of(), List.of(), null, text);
+  }
+
+  public static PushNotice recall(StoredMessage notice, long recalledSeq) {
+    return new PushNotice(Kind.RECALL, notice.convId(), notice.senderId(), notice.senderDevice(), recalledSeq,
+        List.of(), List.of(), notice, null);
+  }
+
+  public static PushNotice membership(StoredMessage notice, List<Long> added, List<Long> removed) {
+    return new PushNotice(Kind.MEMBERSHIP, notice.convId(), notice.senderId(), notice.senderDevice(), notice.seq(),
+        added, removed, notice, null);
+  }
+
+  /** Queues the publication of this notice to {@code recipient}'s channel. */
+  public void publish(AbstractPipeline pipeline, long recipient) {
+    pipeline.publish(CHANNEL_PREFIX + recipient, encode());
+  }
+
+  /** The recipient user of a channel name, or -1 when it is not a push channel. */
+  public static long recipient(String channel) {
+    try {
+      return channel.startsWith(CHANNEL_PREFIX) ? Long.parseLong(channel.substring(CHANNEL_PREFIX.length())) : -1;
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  String encode() {
+    String tail = message != null ? RedisMessageCodec.encode(message) : text == null ? "" : text;
+    return String.join("\t", kind.name(), convId, Long.toString(userId), deviceId, Long.toString(seq), ids(added),
+        ids(removed), message != null ? "m" : "t", tail);
+  }
+
+  public static PushNotice decode(String line) {
+    String[] f = line.split("\t", 9);
+    if (f.length != 9) {
+      throw new IllegalArgumentException("not a push notice: " + line);
+    }
+    boolean hasMessage = f[7].equals("m");
+    return new PushNotice(Kind.valueOf(f[0]), f[1], Long.parseLong(f[2]), f[3], Long.parseLong(f[4]), ids(f[5]),
+        ids(f[6]), hasMessage ? RedisMessageCodec.decode(f[8]) : null, hasMessage ? null : f[8]);
+  }
+
+  private static String ids(List<Long> ids) {
+    return ids.stream().map(String::valueOf).collect(Collectors.joining(","));
+  }
+
+  private static List<Long> ids(String text) {
+    return text.isEmpty() ? List.of() : Arrays.stream(text.split(",")).map(Long::valueOf).toList();
+  }
+}

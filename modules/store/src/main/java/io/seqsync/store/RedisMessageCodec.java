@@ -1,0 +1,30 @@
+package io.seqsync.store;
+
+/**
+ * A message as one Redis string: its fields tab-separated, the content last (so it may hold
+ * tabs). Ids and types never contain tabs.
+ */
+final class RedisMessageCodec {
+  private static final int FIELDS = 10;
+
+  private RedisMessageCodec() {}
+
+  static String encode(StoredMessage m) {
+    return String.join("\t", Long.toString(m.msgId()), m.convId(), Long.toString(m.seq()),
+        Long.toString(m.senderId()), m.senderDevice(), m.clientMsgId(), m.type(), Long.toString(m.createTime()),
+        Boolean.toString(m.recalled()), m.content());
+  }
+
+  /** The message, or null for a missing or malformed value. */
+  static StoredMessage decode(String text) {
+    if (text == null) {
+      return null;
+    }
+    String[] f = text.split("\t", FIELDS);
+    if (f.length != FIELDS) {
+      return null;
+    }
+    return new StoredMessage(Long.parseLong(f[0]), f[1], Long.parseLong(f[2]), Long.parseLong(f[3]), f[4], f[5],
+        f[6], f[9], Long.parseLong(f[7]), Boolean.parseBoolean(f[8]));
+  }
+}

@@ -1,0 +1,73 @@
+package io.seqsync.store;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisPubSub;
+
+/**
+ * A running Redis pub/sub subscription: a daemon thread holding one connection, reconnecting
+ * after a failure, until {@link #close()}. Messages published while it is not subscribed are
+ * missed (pub/sub is best effort; every user of it has a pull fallback).
+ */
+public final class RedisSubscription implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(RedisSubscription.class);
+
+  private final JedisPubSub pubSub;
+  private final Thread thread;
+  private volatile boolean closed;
+
+  /** Subscribes {@code pubSub} to {@code channels}, or to channel patterns when {@code patterns}. */
+  public RedisSubscription(String host, int port, JedisPubSub pubSub, boolean patterns, String... channels) {
+    this.pubSub = pubSub;
+    this.thread = new Thread(() -> {
+      while (!closed) {
+        try (Jedis connection = new Jedis(host, port)) {
+          if (patterns) {
+            connection.psubscribe(pubSub, channels);
+          } else {
+            connection.subscribe(pubSub, channels);
+          }
+        } catch (RuntimeException e) {
+          if (!closed) {
+            log.warn("subscription to {} lost, reconnecting: {}", String.join(",", channels), e.getMessage());
+            sleepQuietly(500);
+          }
+        }
+      }
+    }, "redis-subscriber-" + String.join(",", channels));
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /** True once the subscription is registered with Redis (messages before that are missed). */
+  public boolean isSubscribed() {
+    return pubSub.isSubscribed();
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    if (pubSub.isSubscribed()) {
+      try {
+        pubSub.punsubscribe();
+      } catch (RuntimeException ignored) {
+        // not pattern-subscribed
+      }
+      try {
+        pubSub.unsubscribe();
+      } catch (RuntimeException ignored) {
+        // already gone
+      }
+    }
+    thread.interrupt();
+  }
+
+  private static void sleepQuietly(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
