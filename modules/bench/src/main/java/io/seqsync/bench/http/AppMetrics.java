@@ -86,8 +86,8 @@ final class AppMetrics {
         Set.of("txn-commit-time-ns-total", "txn-begin-time-ns-total", "txn-send-offsets-time-ns-total",
             "flush-time-ns-total", "request-latency-avg", "record-send-total"));
     jmx(values, "kafka.streams:type=stream-thread-metrics,thread-id=*", "StreamThread-1", "sequencer-thread",
-        Set.of("commit-total", "commit-latency-avg", "commit-ratio", "process-ratio", "poll-ratio", "poll-records-avg",
-            "process-total", "poll-total", "poll-latency-avg"));
+        Set.of("commit-total", "commit-latency-avg", "commit-latency-max", "commit-ratio", "process-ratio", "poll-ratio",
+            "poll-records-avg", "process-total", "poll-total", "poll-latency-avg", "process-latency-avg"));
     jmx(values, "kafka.consumer:type=consumer-fetch-manager-metrics,client-id=*", "seqsync-projector",
         "projector-consumer", Set.of("fetch-latency-avg", "fetch-total", "records-per-request-avg"));
     return new Snapshot(values);

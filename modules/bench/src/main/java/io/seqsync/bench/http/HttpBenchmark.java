@@ -45,6 +45,7 @@ public final class HttpBenchmark {
   private static final Duration TOKEN_TTL = Duration.ofHours(2);
   static final List<String> STAGES = List.of(
       "due → produced", "produced → numbered", "numbered → committed", "committed → announced", "announced → 200");
+  static final String TO_ANNOUNCED = "due → announced";
 
   /** One send phase with what was measured around it. */
   record SendRow(Duration commitInterval, SendLoad.Phase phase, Map<String, Samples> stages, int traced,
@@ -235,17 +236,22 @@ public final class HttpBenchmark {
     return results;
   }
 
-  /** Splits every traced 200 of the measured window into stages; returns how many were traced. */
+  /**
+   * Splits every measured send that the tracer saw into stages, whatever its answer (a 202's
+   * message is sequenced and stored all the same; only its last stage is missing). Returns how
+   * many were traced up to the announcement.
+   */
   static int stages(SendLoad.Phase phase, SendTracer tracer, Map<String, Samples> stages) {
     STAGES.forEach(stage -> stages.put(stage, new Samples()));
+    stages.put(TO_ANNOUNCED, new Samples());
     int traced = 0;
     for (int i = phase.warmupRequests; i < phase.total; i++) {
-      if (phase.status[i] != 200) {
+      SendTracer.Sequenced sequenced = tracer.sequenced(phase.clientMsgId(i));
+      if (sequenced == null) {
         continue;
       }
-      SendTracer.Sequenced sequenced = tracer.sequenced(phase.clientMsgId(i));
-      Long announced = tracer.announcedAt(phase.convId[i], phase.seq[i]);
-      if (sequenced == null || announced == null) {
+      Long announced = tracer.announcedAt(sequenced.convId(), sequenced.seq());
+      if (announced == null) {
         continue;
       }
       traced++;
@@ -253,7 +259,10 @@ public final class HttpBenchmark {
       stages.get(STAGES.get(1)).add(sequenced.numberedAt() - sequenced.producedAt());
       stages.get(STAGES.get(2)).add(sequenced.visibleAt() - sequenced.numberedAt());
       stages.get(STAGES.get(3)).add(announced - sequenced.visibleAt());
-      stages.get(STAGES.get(4)).add(Math.round(phase.answeredMs[i] - announced));
+      stages.get(TO_ANNOUNCED).add(Math.round(announced - phase.dueMs[i]));
+      if (phase.status[i] == 200) {
+        stages.get(STAGES.get(4)).add(Math.round(phase.answeredMs[i] - announced));
+      }
     }
     return traced;
   }
@@ -268,6 +277,9 @@ public final class HttpBenchmark {
         p.rate, p.okPerSecond(), p.countMeasured(200), p.countMeasured(202), errors(p), p.notSent,
         ms(ok.percentile(50)), ms(ok.percentile(90)), ms(ok.percentile(99)), ms(ok.max()), p.maxInFlight,
         row.warnings() == null || row.warnings().isEmpty() ? "" : "; Kafka warnings " + row.warnings())
+        + (row.stages().containsKey(TO_ANNOUNCED) ? String.format(Locale.ROOT, "; traced %,d: due → announced p50 %d ms"
+            + " p99 %d ms", row.traced(), row.stages().get(TO_ANNOUNCED).percentile(50),
+            row.stages().get(TO_ANNOUNCED).percentile(99)) : "")
         + (p.firstError == null ? "" : "; first error: " + abbreviate(p.firstError));
   }
 
@@ -320,19 +332,23 @@ public final class HttpBenchmark {
     out.append('\n');
 
     if (options.breakdown()) {
-      out.append("Where a send's time goes (ms, p50 / p99 of the measured 200s; epoch-ms clocks of this JVM):\n\n");
+      out.append("Where a send's time goes (ms, p50 / p99 of every measured send seen on the events topic and announced,"
+          + " 200 or 202; announced → 200 of the 200s only; epoch-ms clocks of this JVM):\n\n");
       out.append("| commit interval | offered/s | traced |");
       STAGES.forEach(stage -> out.append(' ').append(stage).append(" |"));
+      out.append(' ').append(TO_ANNOUNCED).append(" |");
       out.append('\n').append("|---|---:|---:|");
       STAGES.forEach(stage -> out.append("---:|"));
+      out.append("---:|");
       out.append('\n');
       for (ConfigResult config : configs) {
         for (SendRow row : config.rows()) {
           out.append(String.format(Locale.ROOT, "| %s | %,d | %,d |", HttpBenchOptions.format(config.commitInterval()),
               row.phase().rate, row.traced()));
-          for (String stage : STAGES) {
+          for (String stage : Stream.concat(STAGES.stream(), Stream.of(TO_ANNOUNCED)).toList()) {
             Samples samples = row.stages().get(stage);
-            out.append(String.format(Locale.ROOT, " %d / %d |", samples.percentile(50), samples.percentile(99)));
+            out.append(samples == null || samples.size() == 0 ? " - |"
+                : String.format(Locale.ROOT, " %d / %d |", samples.percentile(50), samples.percentile(99)));
           }
           out.append('\n');
         }
@@ -340,14 +356,23 @@ public final class HttpBenchmark {
       out.append('\n');
     }
 
-    out.append("Inside the app during each measured window (means from its meters):\n\n");
-    out.append("| commit interval | offered/s | server time of a 200 send | ingress produce latency | sequencer commits/s"
-        + " | commitTransaction | stream thread in commit | sequencer produce retries/s | projector batches/s"
+    out.append("Inside the app during each measured window (from its meters; Kafka's averages are over their last"
+        + " 30-60 s):\n\n");
+    out.append("| commit interval | offered/s | server time of a 200 send | ingress produce latency | projector batches/s"
         + " | events per batch | batch poll→commit | PG transactions per 200 |\n");
-    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    out.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (ConfigResult config : configs) {
       for (SendRow row : config.rows()) {
         out.append(insideLine(config, row)).append('\n');
+      }
+    }
+    out.append("\nThe sequencer's stream thread in the same windows:\n\n");
+    out.append("| commit interval | offered/s | commands processed/s | polls/s | records per poll | commits/s"
+        + " | commit latency | commitTransaction | time in commit | produce retries/s |\n");
+    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (ConfigResult config : configs) {
+      for (SendRow row : config.rows()) {
+        out.append(sequencerLine(config, row)).append('\n');
       }
     }
     out.append('\n');
@@ -392,30 +417,45 @@ public final class HttpBenchmark {
   private static String insideLine(ConfigResult config, SendRow row) {
     AppMetrics.Snapshot a = row.before();
     AppMetrics.Snapshot b = row.after();
-    double seconds = row.cpu() == null ? row.phase().durationSeconds : row.cpu().seconds();
+    double seconds = seconds(row);
     String count = "http_server_requests_seconds_count";
     String sum = "http_server_requests_seconds_sum";
     double sends = b.sum(count, AppMetrics.SEND_ROUTE, "status=\"200\"", "method=\"POST\"")
         - a.sum(count, AppMetrics.SEND_ROUTE, "status=\"200\"", "method=\"POST\"");
     double sendSeconds = b.sum(sum, AppMetrics.SEND_ROUTE, "status=\"200\"", "method=\"POST\"")
         - a.sum(sum, AppMetrics.SEND_ROUTE, "status=\"200\"", "method=\"POST\"");
-    double commits = b.get("jmx:sequencer-thread:commit-total") - a.get("jmx:sequencer-thread:commit-total");
-    double commitNs = b.get("jmx:sequencer-producer:txn-commit-time-ns-total")
-        - a.get("jmx:sequencer-producer:txn-commit-time-ns-total");
     double batches = b.sum("seqsync_projector_batch_size_count") - a.sum("seqsync_projector_batch_size_count");
     double records = b.sum("seqsync_projector_batch_size_sum") - a.sum("seqsync_projector_batch_size_sum");
     double batchSeconds = b.sum("seqsync_projector_batch_latency_seconds_sum")
         - a.sum("seqsync_projector_batch_latency_seconds_sum");
     SendLoad.Phase p = row.phase();
-    return String.format(Locale.ROOT, "| %s | %,d | %s | %.1f ms | %.1f | %.1f ms | %.0f%% | %.1f | %.1f | %.1f | %.1f ms | %.2f |",
+    return String.format(Locale.ROOT, "| %s | %,d | %s | %.1f ms | %.1f | %.1f | %.1f ms | %s |",
         HttpBenchOptions.format(config.commitInterval()), p.rate,
         sends == 0 ? "-" : String.format(Locale.ROOT, "%.1f ms", 1000 * sendSeconds / sends),
-        b.get("jmx:ingress-producer:request-latency-avg"), commits / seconds,
-        commits == 0 ? 0 : commitNs / commits / 1e6, 100 * b.get("jmx:sequencer-thread:commit-ratio"),
-        (row.warned("sequencer producer retry CONCURRENT_TRANSACTIONS")
-            + row.warned("sequencer producer retry OUT_OF_ORDER_SEQUENCE_NUMBER"))
-            / seconds, batches / seconds, batches == 0 ? 0 : records / batches, batches == 0 ? 0 : 1000 * batchSeconds / batches,
-        p.okInWindow == 0 ? 0 : (double) row.pg().commits() / p.okInWindow);
+        b.get("jmx:ingress-producer:request-latency-avg"), batches / seconds, batches == 0 ? 0 : records / batches,
+        batches == 0 ? 0 : 1000 * batchSeconds / batches,
+        p.okInWindow == 0 ? "-" : String.format(Locale.ROOT, "%.2f", (double) row.pg().commits() / p.okInWindow));
+  }
+
+  private static String sequencerLine(ConfigResult config, SendRow row) {
+    AppMetrics.Snapshot a = row.before();
+    AppMetrics.Snapshot b = row.after();
+    double seconds = seconds(row);
+    double processed = b.get("jmx:sequencer-thread:process-total") - a.get("jmx:sequencer-thread:process-total");
+    double polls = b.get("jmx:sequencer-thread:poll-total") - a.get("jmx:sequencer-thread:poll-total");
+    double commits = b.get("jmx:sequencer-thread:commit-total") - a.get("jmx:sequencer-thread:commit-total");
+    double commitNs = b.get("jmx:sequencer-producer:txn-commit-time-ns-total")
+        - a.get("jmx:sequencer-producer:txn-commit-time-ns-total");
+    double retries = row.warned("sequencer producer retry CONCURRENT_TRANSACTIONS")
+        + row.warned("sequencer producer retry OUT_OF_ORDER_SEQUENCE_NUMBER");
+    return String.format(Locale.ROOT, "| %s | %,d | %,.0f | %.1f | %.1f | %.1f | %.1f ms | %.1f ms | %.0f%% | %.1f |",
+        HttpBenchOptions.format(config.commitInterval()), row.phase().rate, processed / seconds, polls / seconds,
+        polls == 0 ? 0 : processed / polls, commits / seconds, b.get("jmx:sequencer-thread:commit-latency-avg"),
+        commits == 0 ? 0 : commitNs / commits / 1e6, 100 * b.get("jmx:sequencer-thread:commit-ratio"), retries / seconds);
+  }
+
+  private static double seconds(SendRow row) {
+    return row.cpu() == null ? row.phase().durationSeconds : row.cpu().seconds();
   }
 
   private static String cpuLine(String label, CpuMeter.Usage usage) {

@@ -38,8 +38,11 @@ final class KafkaWarnings extends TurboFilter {
       return FilterReply.NEUTRAL;
     }
     if (format.contains("Got error produce response")) {
-      // ... retrying ({} attempts left). Error: {}: the error is the last argument.
-      Object error = params == null || params.length == 0 ? "?" : params[params.length - 1];
+      // "... retrying (N attempts left). Error: NAME": Kafka's LogContext formats the message
+      // before logging it, so the error is in the text (else the last argument).
+      int at = format.lastIndexOf("Error: ");
+      Object error = at >= 0 ? format.substring(at + "Error: ".length()).trim()
+          : params == null || params.length == 0 ? "?" : params[params.length - 1];
       String client = format.contains("StreamThread") ? "sequencer" : format.contains("seqsync-ingress") ? "ingress"
           : format.contains("bench-preload") ? "preload" : "other";
       count(client + " producer retry " + error);

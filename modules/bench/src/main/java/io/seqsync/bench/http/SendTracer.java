@@ -31,7 +31,7 @@ import redis.clients.jedis.JedisPubSub;
  */
 final class SendTracer implements AutoCloseable {
   /** What the events topic says about one message. */
-  record Sequenced(long producedAt, long numberedAt, long visibleAt) {}
+  record Sequenced(String convId, long seq, long producedAt, long numberedAt, long visibleAt) {}
 
   private final Map<String, Sequenced> events = new ConcurrentHashMap<>();
   private final Map<String, Long> announced = new ConcurrentHashMap<>();
@@ -104,7 +104,8 @@ final class SendTracer implements AutoCloseable {
           if (event.getPayload() instanceof MessageAppended appended) {
             Message message = appended.getMessage();
             if (message.getClientMsgId().startsWith("s")) {
-              events.put(message.getClientMsgId(), new Sequenced(record.timestamp(), message.getCreateTime(), now));
+              events.put(message.getClientMsgId(), new Sequenced(message.getConvId(), message.getSeq(), record.timestamp(),
+                  message.getCreateTime(), now));
             }
           }
         }
