@@ -1,9 +1,9 @@
 package io.seqsync.bench;
 
 import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.sequencer.SequencerService;
 import java.time.Duration;
 import java.util.Properties;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -32,21 +32,10 @@ final class PassthroughApp implements BenchmarkRunner.RunningApp {
     return topology;
   }
 
-  /** Mirrors SequencerService.streamsProperties for {@code config}, with the state under dataDir/passthrough-streams. */
+  /** The sequencer's own Streams configuration for {@code config}, with the state under dataDir/passthrough-streams. */
   static Properties properties(String bootstrapServers, SeqsyncConfig config) {
-    SeqsyncConfig.Sequencer settings = config.sequencer();
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, settings.applicationId());
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-    props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+    Properties props = SequencerService.streamsProperties(bootstrapServers, config);
     props.put(StreamsConfig.STATE_DIR_CONFIG, config.dataDir().resolve("passthrough-streams").toString());
-    props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, settings.streamThreads());
-    props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, settings.commitInterval().toMillis());
-    props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.kafka().replicationFactor());
-    props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG),
-        (int) settings.sessionTimeout().toMillis());
-    props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG),
-        (int) Math.max(500, settings.sessionTimeout().toMillis() / 4));
     return props;
   }
 

@@ -43,7 +43,8 @@ public final class SequencerService implements AutoCloseable {
     return service;
   }
 
-  static Properties streamsProperties(String bootstrapServers, SeqsyncConfig config) {
+  /** The Streams configuration of the sequencer (the benchmark's passthrough reference reuses it). */
+  public static Properties streamsProperties(String bootstrapServers, SeqsyncConfig config) {
     SeqsyncConfig.Sequencer settings = config.sequencer();
     Properties props = new Properties();
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, settings.applicationId());

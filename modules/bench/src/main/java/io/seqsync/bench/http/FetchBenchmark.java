@@ -151,7 +151,7 @@ final class FetchBenchmark {
   }
 
   /** {@code clients} chains of requests, each sending the next when the previous is answered. */
-  Result http(HttpClient http, int port, int warmupSeconds, int durationSeconds, CpuMeter cpu, PgStats pg) {
+  Result http(String label, HttpClient http, int port, int warmupSeconds, int durationSeconds, CpuMeter cpu, PgStats pg) {
     String base = "http://127.0.0.1:" + port + "/v1/conversations/";
     long start = System.nanoTime();
     long windowStart = start + TimeUnit.SECONDS.toNanos(warmupSeconds);
@@ -221,7 +221,7 @@ final class FetchBenchmark {
     for (Samples samples : latencies) {
       all.addAll(samples);
     }
-    return new Result("HTTP", clients, durationSeconds, pages.get(), all, failures.get(), firstFailure.get(), usage, pgDelta);
+    return new Result(label, clients, durationSeconds, pages.get(), all, failures.get(), firstFailure.get(), usage, pgDelta);
   }
 
   private static boolean validPage(byte[] body, long after) {
@@ -236,7 +236,7 @@ final class FetchBenchmark {
   }
 
   /** {@code clients} threads, each with its own connection and PreparedStatement, running {@link #FORWARD_SQL}. */
-  Result jdbc(String jdbcUrl, String user, String password, int warmupSeconds, int durationSeconds, CpuMeter cpu,
+  Result jdbc(String label, String jdbcUrl, String user, String password, int warmupSeconds, int durationSeconds, CpuMeter cpu,
       PgStats pg) {
     long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500); // after the connections are open
     long windowStart = start + TimeUnit.SECONDS.toNanos(warmupSeconds);
@@ -321,7 +321,7 @@ final class FetchBenchmark {
     for (Samples samples : latencies) {
       all.addAll(samples);
     }
-    return new Result("JDBC", clients, durationSeconds, pages.get(), all, failures.get(), firstFailure.get(), usage, pgDelta);
+    return new Result(label, clients, durationSeconds, pages.get(), all, failures.get(), firstFailure.get(), usage, pgDelta);
   }
 
   /** A row read into an object, as the ingress does (StoredMessage). */

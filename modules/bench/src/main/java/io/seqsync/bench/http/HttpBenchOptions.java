@@ -35,11 +35,11 @@ record HttpBenchOptions(
     Optional<Path> dir) {
 
   static final String USAGE = """
-      usage: HttpBenchmark [--rates=500,1000,2000,5000] [--warmup-s=5] [--duration-s=20]
+      usage: HttpBenchmark [--rates=100,200,500,1000,2000,5000] [--warmup-s=5] [--duration-s=20]
                            [--commit-intervals=100ms,20ms] [--conversations=1000] [--connections=1024]
                            [--partitions=6] [--breakdown=true] [--stop-when-saturated=true]
                            [--send=true] [--fetch=true] [--fetch-conversations=200] [--fetch-messages=500] [--fetch-clients=64]
-                           [--fetch-warmup-s=5] [--fetch-duration-s=15] [--quiet-wait-s=20] [--dir=PATH]
+                           [--fetch-warmup-s=8] [--fetch-duration-s=10] [--quiet-wait-s=5] [--dir=PATH]
         (or the same as system properties: -Dbench.rates=500,1000 ...)
         --rates: offered send rates (requests/s), each run open-loop for warmup-s + duration-s.
         --commit-intervals: one app start per value of sequencer.commit-interval; every rate runs on each.
@@ -47,7 +47,7 @@ record HttpBenchOptions(
         --breakdown: also read the events topic and the Redis announcements to split send latency.
         --stop-when-saturated: skip the higher rates of a configuration once one is not sustained.
         --send=false skips the send phases (for profiling the fetch alone).
-        --fetch: the fetch benchmark (HTTP next to JDBC), on the first configuration, after its sends.
+        --fetch: the fetch benchmark (HTTP next to JDBC), on the first configuration, before its sends.
         --quiet-wait-s: before each app start, wait up to this long for other processes to use under 1/4 core.
         --dir keeps the data there; by default a temporary directory is used and deleted.""";
 
@@ -83,7 +83,7 @@ record HttpBenchOptions(
     }
     HttpBenchOptions options = new HttpBenchOptions(
         value(given, "rates").map(text -> Arrays.stream(text.split(",")).map(String::trim)
-            .map(rate -> positive("rates", rate)).toList()).orElse(List.of(500, 1000, 2000, 5000)),
+            .map(rate -> positive("rates", rate)).toList()).orElse(List.of(100, 200, 500, 1000, 2000, 5000)),
         (int) number(given, "warmup-s", 5),
         positive(given, "duration-s", 20),
         value(given, "commit-intervals").map(text -> Arrays.stream(text.split(",")).map(String::trim)
@@ -98,9 +98,9 @@ record HttpBenchOptions(
         positive(given, "fetch-conversations", 200),
         positive(given, "fetch-messages", 500),
         positive(given, "fetch-clients", 64),
-        (int) number(given, "fetch-warmup-s", 5),
-        positive(given, "fetch-duration-s", 15),
-        (int) number(given, "quiet-wait-s", 20),
+        (int) number(given, "fetch-warmup-s", 8),
+        positive(given, "fetch-duration-s", 10),
+        (int) number(given, "quiet-wait-s", 5),
         value(given, "dir").map(Path::of));
     if (options.rates.isEmpty() || options.commitIntervals.isEmpty()) {
       throw new IllegalArgumentException("--rates and --commit-intervals need at least one value");

@@ -148,6 +148,11 @@ public final class HttpBenchmark {
         conversations.add(new SendLoad.Conversation("d:" + a + ":" + (a + 1),
             app.tokens().mint(a, "bench", TOKEN_TTL), app.tokens().mint(a + 1, "bench", TOKEN_TTL)));
       }
+      // The fetch first: its preload (every message through the sequencer and the projector) and
+      // its pages warm up the JIT for the send phases that follow.
+      if (fetch) {
+        fetches.addAll(runFetch(options, app, config, http, cpu, pg, facts));
+      }
       SendLoad load = new SendLoad(http, app.httpPort(), conversations, options.connections());
       AppMetrics metrics = new AppMetrics(http, app.httpPort());
       Topics topics = Topics.from(config.kafka());
@@ -172,7 +177,8 @@ public final class HttpBenchmark {
           AtomicReference<AppMetrics.Snapshot> before = new AtomicReference<>();
           AtomicReference<AppMetrics.Snapshot> after = new AtomicReference<>();
           AtomicReference<Map<String, Long>> warned = new AtomicReference<>();
-          String tag = "s" + interval.toMillis() + "r" + rate;
+          // Unique per phase: a clientMsgId sent again would be a retry, answered as a duplicate.
+          String tag = "s" + interval.toMillis() + "p" + r + "r" + rate;
           SendLoad.Phase phase = load.run(tag, rate, warmup, options.durationSeconds(),
               () -> {
                 cpuMark.set(cpu.mark());
@@ -198,9 +204,6 @@ public final class HttpBenchmark {
           System.err.println("   " + progressLine(row));
         }
       }
-      if (fetch) {
-        fetches.addAll(runFetch(options, app, config, http, cpu, pg, facts));
-      }
       System.err.println("   stopping the app");
     } finally {
       httpThreads.shutdownNow();
@@ -224,15 +227,24 @@ public final class HttpBenchmark {
         (long) options.fetchConversations() * options.fetchMessages(), preload));
     System.err.printf("   preloaded in %.1f s%n", preload);
     List<FetchBenchmark.Result> results = new ArrayList<>();
+    // HTTP, then JDBC, then HTTP again: the JIT keeps compiling the HTTP path for minutes on two
+    // busy cores, so the second HTTP pass is the fairer comparison; both are reported.
     System.err.printf("   fetch over HTTP: %d clients, %d s warm-up + %d s measured%n", options.fetchClients(),
         options.fetchWarmupSeconds(), options.fetchDurationSeconds());
-    results.add(fetch.http(http, app.httpPort(), options.fetchWarmupSeconds(), options.fetchDurationSeconds(), cpu, pg));
-    System.err.println("   " + fetchLine(results.get(0)));
+    results.add(fetch.http("HTTP, first pass", http, app.httpPort(), options.fetchWarmupSeconds(),
+        options.fetchDurationSeconds(), cpu, pg));
+    System.err.println("   " + fetchLine(results.get(results.size() - 1)));
+    int shortWarmup = Math.min(3, options.fetchWarmupSeconds());
     System.err.printf("   fetch over JDBC: %d threads, %d s warm-up + %d s measured%n", options.fetchClients(),
-        options.fetchWarmupSeconds(), options.fetchDurationSeconds());
-    results.add(fetch.jdbc(app.stack().postgresJdbcUrl(), app.stack().postgresUser(), app.stack().postgresPassword(),
-        options.fetchWarmupSeconds(), options.fetchDurationSeconds(), cpu, pg));
-    System.err.println("   " + fetchLine(results.get(1)));
+        shortWarmup, options.fetchDurationSeconds());
+    results.add(fetch.jdbc("JDBC", app.stack().postgresJdbcUrl(), app.stack().postgresUser(),
+        app.stack().postgresPassword(), shortWarmup, options.fetchDurationSeconds(), cpu, pg));
+    System.err.println("   " + fetchLine(results.get(results.size() - 1)));
+    System.err.printf("   fetch over HTTP again: %d s warm-up + %d s measured%n", shortWarmup,
+        options.fetchDurationSeconds());
+    results.add(fetch.http("HTTP, second pass", http, app.httpPort(), shortWarmup, options.fetchDurationSeconds(),
+        cpu, pg));
+    System.err.println("   " + fetchLine(results.get(results.size() - 1)));
     return results;
   }
 
@@ -390,11 +402,11 @@ public final class HttpBenchmark {
       }
     }
     for (FetchBenchmark.Result fetch : fetches) {
-      out.append(cpuLine("fetch " + fetch.label(), fetch.cpu())).append('\n');
+      out.append(cpuLine("fetch, " + fetch.label(), fetch.cpu())).append('\n');
     }
     out.append('\n');
 
-    if (fetches.size() == 2) {
+    if (fetches.size() == 3) {
       out.append(String.format(Locale.ROOT, "Fetch (%d closed-loop clients, pages of %d of %d conversations x %d messages;"
               + " %s):%n%n", options.fetchClients(), FetchBenchmark.PAGE, options.fetchConversations(),
           options.fetchMessages(), facts.getOrDefault("fetch.preload", "")));
@@ -403,12 +415,15 @@ public final class HttpBenchmark {
       for (FetchBenchmark.Result r : fetches) {
         Samples l = r.latencies();
         out.append(String.format(Locale.ROOT, "| %s | %,.0f | %s | %s | %s | %s | %,d | %.2f |%n",
-            r.label().equals("HTTP") ? "HTTP `GET .../messages?after=X&limit=50`" : "JDBC, same statement",
+            r.label().startsWith("HTTP") ? "HTTP `GET .../messages?after=X&limit=50` (" + r.label().substring(6) + ")"
+                : "JDBC, the same statement",
             r.pagesPerSecond(), ms(l.percentile(50)), ms(l.percentile(90)), ms(l.percentile(99)), ms(l.max()),
             r.failures(), r.pages() == 0 ? 0.0 : (double) r.pg().commits() / r.pages()));
       }
-      double ratio = fetches.get(0).pagesPerSecond() / fetches.get(1).pagesPerSecond();
-      out.append(String.format(Locale.ROOT, "%nHTTP / JDBC throughput: %.0f%% (goal: at least 50%%).%n", 100 * ratio));
+      double jdbc = fetches.get(1).pagesPerSecond();
+      out.append(String.format(Locale.ROOT, "%nHTTP / JDBC throughput: %.0f%% (second HTTP pass; first pass %.0f%%;"
+          + " goal: at least 50%%).%n", 100 * fetches.get(2).pagesPerSecond() / jdbc,
+          100 * fetches.get(0).pagesPerSecond() / jdbc));
     }
     System.out.print(out);
     System.out.flush();

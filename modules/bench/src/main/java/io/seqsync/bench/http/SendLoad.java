@@ -10,8 +10,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
@@ -129,13 +134,33 @@ final class SendLoad {
   }
 
   /** Offers {@code rate} sends/s for warmup + duration seconds, then waits for the answers. */
+  /**
+   * Offers {@code rate} sends/s for warmup + duration seconds, then waits for the answers. The two
+   * callbacks run when the measured window starts and ends, on a thread of their own so that they
+   * never delay the schedule.
+   */
   Phase run(String tag, int rate, int warmupSeconds, int durationSeconds, Runnable atWindowStart, Runnable atWindowEnd) {
     int warmup = rate * warmupSeconds;
     Phase phase = new Phase(tag, rate, warmup, warmup + rate * durationSeconds, durationSeconds);
     Run run = new Run(phase);
-    run.schedule(atWindowStart);
-    atWindowEnd.run();
-    run.drain();
+    ExecutorService marks = Executors.newSingleThreadExecutor(runnable -> {
+      Thread thread = new Thread(runnable, "bench-marks");
+      thread.setDaemon(true);
+      return thread;
+    });
+    try {
+      run.schedule(() -> marks.execute(atWindowStart));
+      Future<?> end = marks.submit(atWindowEnd);
+      run.drain();
+      end.get(60, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("measuring the window failed: " + e, e);
+    } finally {
+      marks.shutdown();
+    }
     return phase;
   }
 
