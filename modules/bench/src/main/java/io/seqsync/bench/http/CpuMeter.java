@@ -14,15 +14,14 @@ import java.util.Map;
 
 /**
  * Where the CPU of a phase went, in cores (CPU seconds per second): the JVM's threads grouped by
- * component (by thread name), the JVM's hidden threads (process CPU minus its threads, split into
- * the JIT's compile time and the rest, mostly GC),
+ * component (by thread name), the JVM's hidden threads (GC, JIT: process CPU minus its threads),
  * the PostgreSQL and redis-server processes, and everything else on the machine (from /proc/stat).
  * On a 2-core machine the sum is at most 2.
  */
 final class CpuMeter {
   static final List<String> GROUPS = List.of(
-      "load generator", "tracer", "ingress", "sequencer", "projector", "Kafka broker", "JIT", "GC and other JVM",
-      "PostgreSQL", "Redis", "other processes");
+      "load generator", "tracer", "ingress", "sequencer", "projector", "Kafka broker", "JVM GC/JIT", "PostgreSQL",
+      "Redis", "other processes");
   private static final double CLOCK_TICKS = 100.0; // USER_HZ on Linux
 
   private final String dataDir;
@@ -35,14 +34,8 @@ final class CpuMeter {
     this.dataDir = dataDir;
   }
 
-  /** Milliseconds the JIT compilers have spent so far, or 0 when the JVM does not say. */
-  private static long jit() {
-    java.lang.management.CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
-    return compiler != null && compiler.isCompilationTimeMonitoringSupported() ? compiler.getTotalCompilationTime() : 0;
-  }
-
   /** A point in time to measure from. */
-  record Mark(long nanos, Map<Long, Long> threadCpu, Map<Long, String> threadNames, long processCpu, long jitMillis,
+  record Mark(long nanos, Map<Long, Long> threadCpu, Map<Long, String> threadNames, long processCpu,
       Map<Long, Long> pgTicks, Map<Long, Long> redisTicks, long machineBusyTicks) {}
 
   /** Cores used per group between two marks, in {@link #GROUPS} order. */
@@ -59,7 +52,6 @@ final class CpuMeter {
   Mark mark() {
     long nanos = System.nanoTime();
     long processCpu = os.getProcessCpuTime();
-    long jit = jit();
     long machine = machineBusyTicks();
     Map<Long, Long> cpu = new HashMap<>();
     Map<Long, String> names = new HashMap<>();
@@ -74,7 +66,7 @@ final class CpuMeter {
       }
     }
     // /proc is read last: it takes a while on a busy machine, and the JVM's figures come first.
-    return new Mark(nanos, cpu, names, processCpu, jit, processTicks("postgres"), processTicks("redis-server"), machine);
+    return new Mark(nanos, cpu, names, processCpu, processTicks("postgres"), processTicks("redis-server"), machine);
   }
 
   Usage since(Mark start) {
@@ -92,11 +84,8 @@ final class CpuMeter {
       threadSum += delta;
     }
     long processDelta = end.processCpu - start.processCpu;
-    // The JVM's hidden threads: the JIT's compile time as the JVM counts it, the rest (GC, mostly).
-    long hidden = Math.max(0, processDelta - threadSum);
-    long jit = Math.min(hidden, Math.max(0, end.jitMillis - start.jitMillis) * 1_000_000L);
-    nanosByGroup.put("JIT", jit);
-    nanosByGroup.put("GC and other JVM", hidden - jit);
+    // The JVM's own threads, which ThreadMXBean does not list: GC and JIT compilers.
+    nanosByGroup.put("JVM GC/JIT", Math.max(0, processDelta - threadSum));
     Map<String, Double> cores = new LinkedHashMap<>();
     for (String group : GROUPS) {
       cores.put(group, nanosByGroup.getOrDefault(group, 0L) / 1e9 / seconds);
