@@ -325,19 +325,21 @@ public final class HttpBenchmark {
 
     out.append("Send (open loop; latency from each request's due time to its 200):\n\n");
     out.append("| commit interval | offered/s | 200/s achieved | measured | 200 | 202 | errors | not sent | p50 | p90 | p99 | max"
-        + " | p99 of all answers | max in flight |\n");
-    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        + " | p99 of all answers | max in flight | other processes' CPU |\n");
+    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (ConfigResult config : configs) {
       for (SendRow row : config.rows()) {
         SendLoad.Phase p = row.phase();
         Samples ok = p.okLatencies();
-        out.append(String.format(Locale.ROOT, "| %s | %,d | %,.0f | %,d | %,d | %,d | %,d | %,d | %s | %s | %s | %s | %s | %,d |%n",
+        out.append(String.format(Locale.ROOT,
+            "| %s | %,d | %,.0f | %,d | %,d | %,d | %,d | %,d | %s | %s | %s | %s | %s | %,d | %.2f cores |%n",
             HttpBenchOptions.format(config.commitInterval()), p.rate, p.okPerSecond(), p.measured(), p.countMeasured(200),
             p.countMeasured(202), errors(p), p.notSent, ms(ok.percentile(50)), ms(ok.percentile(90)),
-            ms(ok.percentile(99)), ms(ok.max()), ms(p.allLatencies().percentile(99)), p.maxInFlight));
+            ms(ok.percentile(99)), ms(ok.max()), ms(p.allLatencies().percentile(99)), p.maxInFlight,
+            row.cpu() == null ? 0.0 : row.cpu().get("other processes")));
       }
       for (int rate : config.skipped()) {
-        out.append(String.format(Locale.ROOT, "| %s | %,d | not run: the rate before was not sustained | | | | | | | | | | | |%n",
+        out.append(String.format(Locale.ROOT, "| %s | %,d | not run: the rate before was not sustained | | | | | | | | | | | | |%n",
             HttpBenchOptions.format(config.commitInterval()), rate));
       }
     }
