@@ -1,7 +1,6 @@
 package io.seqsync.bench;
 
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -34,31 +33,7 @@ record BenchOptions(
       "dir");
 
   static BenchOptions parse(String[] args) {
-    Map<String, String> given = new HashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      String arg = args[i];
-      if (arg.equals("-h") || arg.equals("--help")) {
-        throw new IllegalArgumentException("help");
-      }
-      if (!arg.startsWith("--")) {
-        throw new IllegalArgumentException("unexpected argument " + arg);
-      }
-      String name = arg.substring(2);
-      String value;
-      int eq = name.indexOf('=');
-      if (eq >= 0) {
-        value = name.substring(eq + 1);
-        name = name.substring(0, eq);
-      } else if (i + 1 < args.length) {
-        value = args[++i];
-      } else {
-        throw new IllegalArgumentException("--" + name + " needs a value");
-      }
-      if (!NAMES.contains(name)) {
-        throw new IllegalArgumentException("unknown option --" + name);
-      }
-      given.put(name, value);
-    }
+    Map<String, String> given = CliOptions.parse(args, NAMES);
     int commands = positive(given, "commands", 200_000);
     BenchOptions options = new BenchOptions(
         commands,

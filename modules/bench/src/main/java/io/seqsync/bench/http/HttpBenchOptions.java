@@ -1,9 +1,9 @@
 package io.seqsync.bench.http;
 
+import io.seqsync.bench.CliOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -56,31 +56,7 @@ record HttpBenchOptions(
       "fetch-clients", "fetch-warmup-s", "fetch-duration-s", "quiet-wait-s", "dir");
 
   static HttpBenchOptions parse(String[] args) {
-    Map<String, String> given = new HashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      String arg = args[i];
-      if (arg.equals("-h") || arg.equals("--help")) {
-        throw new IllegalArgumentException("help");
-      }
-      if (!arg.startsWith("--")) {
-        throw new IllegalArgumentException("unexpected argument " + arg);
-      }
-      String name = arg.substring(2);
-      String value;
-      int eq = name.indexOf('=');
-      if (eq >= 0) {
-        value = name.substring(eq + 1);
-        name = name.substring(0, eq);
-      } else if (i + 1 < args.length) {
-        value = args[++i];
-      } else {
-        throw new IllegalArgumentException("--" + name + " needs a value");
-      }
-      if (!NAMES.contains(name)) {
-        throw new IllegalArgumentException("unknown option --" + name);
-      }
-      given.put(name, value);
-    }
+    Map<String, String> given = CliOptions.parse(args, NAMES);
     HttpBenchOptions options = new HttpBenchOptions(
         value(given, "rates").map(text -> Arrays.stream(text.split(",")).map(String::trim)
             .map(rate -> positive("rates", rate)).toList()).orElse(List.of(100, 200, 500, 1000, 2000, 5000)),
