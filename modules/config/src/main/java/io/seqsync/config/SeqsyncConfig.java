@@ -42,19 +42,21 @@ public record SeqsyncConfig(
   /** Redis: {@code uri} empty means an embedded redis-server under {@code dataDir/redis} on {@code embeddedPort}. */
   public record Redis(Optional<String> uri, int embeddedPort) {}
 
-  /** The Kafka Streams sequencer. */
+  /** The Kafka Streams sequencer, and the limits it enforces (the ingress checks the same ones first). */
   public record Sequencer(
       String applicationId,
       Duration dedupWindow,
       int streamThreads,
       Duration commitInterval,
       Duration sessionTimeout,
-      int maxContentBytes) {
+      int maxContentBytes,
+      int maxGroupMembers) {
     public Sequencer {
       require(!applicationId.isBlank(), "sequencer.application-id must not be blank");
       require(!dedupWindow.isNegative() && !dedupWindow.isZero(), "sequencer.dedup-window must be positive");
       require(streamThreads > 0, "sequencer.stream-threads must be positive");
       require(maxContentBytes > 0, "sequencer.max-content-bytes must be positive");
+      require(maxGroupMembers >= 2, "sequencer.max-group-members must be at least 2");
     }
   }
 

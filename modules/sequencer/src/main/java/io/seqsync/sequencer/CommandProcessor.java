@@ -57,6 +57,7 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
   private final AvroSerde<Command> commandSerde = EventSerdes.command();
   private final CommandValidator validator;
   private final long dedupWindowMs;
+  private final int maxGroupMembers;
 
   private ProcessorContext<Object, Object> context;
   private KeyValueStore<String, Long> convSeq;
@@ -65,12 +66,14 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
   private KeyValueStore<Integer, Long> msgIdClock;
   private KeyValueStore<String, Long> cursors;
   private KeyValueStore<String, Long> reads;
+  private GroupMembership groups;
   private int partition;
   private MsgIdGenerator msgIds;
 
   CommandProcessor(SeqsyncConfig.Sequencer settings) {
-    this.validator = new CommandValidator(settings.maxContentBytes());
+    this.validator = new CommandValidator(settings.maxContentBytes(), settings.maxGroupMembers());
     this.dedupWindowMs = settings.dedupWindow().toMillis();
+    this.maxGroupMembers = settings.maxGroupMembers();
   }
 
   @Override
@@ -82,6 +85,8 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
     msgIdClock = context.getStateStore(SequencerStores.MSG_ID_CLOCK);
     cursors = context.getStateStore(SequencerStores.CURSORS);
     reads = context.getStateStore(SequencerStores.READS);
+    groups = new GroupMembership(context.getStateStore(SequencerStores.GROUPS),
+        context.getStateStore(SequencerStores.GROUP_MEMBERS), maxGroupMembers);
     partition = context.taskId().partition();
     Long lastIssued = msgIdClock.get(partition);
     msgIds = new MsgIdGenerator(partition, lastIssued == null ? 0 : lastIssued);
@@ -110,6 +115,15 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
 
   private void apply(Command command, long timestamp) {
     Object payload = command.getPayload();
+    if (payload instanceof ChangeMembership change) {
+      changeMembership(command, change, timestamp);
+      return;
+    }
+    // Direct conversations were checked by the validator (their id names both users).
+    if (command.getConvId().startsWith("g:") && !groups.isMember(command.getConvId(), command.getUserId())) {
+      reject(command, RejectReason.NOT_ALLOWED, "not a member of the group", timestamp);
+      return;
+    }
     if (payload instanceof SendMessage send) {
       send(command, send, timestamp);
     } else if (payload instanceof RecallMessage recall) {
@@ -122,10 +136,21 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
           .ifPresent(seq -> emit(command, new ReadAdvanced(command.getUserId(), command.getDeviceId(), seq), timestamp));
     } else if (payload instanceof UpdateDraft draft) {
       emit(command, new DraftUpdated(command.getUserId(), command.getDeviceId(), draft.getText()), timestamp);
-    } else if (payload instanceof ChangeMembership change) {
-      Message notice = append(command, command.getCommandId(), MessageType.SYSTEM, membershipNotice(command, change));
-      emit(command, new MembershipChanged(notice, change.getAdd(), change.getRemove(), change.getGroupName()), timestamp);
     }
+  }
+
+  private void changeMembership(Command command, ChangeMembership change, long timestamp) {
+    String convId = command.getConvId();
+    GroupMembership.Decision decision = groups.decide(convId, command.getUserId(), change);
+    if (decision.rejected()) {
+      reject(command, decision.rejectReason(), decision.rejectDetail(), timestamp);
+      return;
+    }
+    Message notice = append(command, command.getCommandId(), MessageType.SYSTEM, membershipNotice(command, decision));
+    groups.apply(convId, command.getUserId(), decision, notice.getSeq());
+    // A new member sees history from their notice on: nothing before it is theirs to read (R20).
+    decision.added().forEach(userId -> reads.put(key(userId, convId), notice.getSeq()));
+    emit(command, new MembershipChanged(notice, decision.added(), decision.removed(), change.getGroupName()), timestamp);
   }
 
   private void send(Command command, SendMessage send, long timestamp) {
@@ -206,9 +231,9 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
     }
   }
 
-  private static String membershipNotice(Command command, ChangeMembership change) {
-    return "{\"event\":\"membership\",\"by\":\"" + command.getUserId() + "\",\"added\":" + jsonIds(change.getAdd())
-        + ",\"removed\":" + jsonIds(change.getRemove()) + "}";
+  private static String membershipNotice(Command command, GroupMembership.Decision change) {
+    return "{\"event\":\"membership\",\"by\":\"" + command.getUserId() + "\",\"added\":" + jsonIds(change.added())
+        + ",\"removed\":" + jsonIds(change.removed()) + "}";
   }
 
   private static String jsonIds(List<Long> ids) {

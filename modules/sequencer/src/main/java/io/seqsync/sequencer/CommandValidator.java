@@ -21,13 +21,14 @@ import java.util.Set;
  */
 final class CommandValidator {
   static final int MAX_ID_LENGTH = 128;
-  static final int MAX_MEMBERSHIP_CHANGE = 10_000;
   private static final Set<MessageType> CLIENT_TYPES = Set.of(MessageType.TEXT, MessageType.IMAGE, MessageType.FILE);
 
   private final int maxContentBytes;
+  private final int maxGroupMembers;
 
-  CommandValidator(int maxContentBytes) {
+  CommandValidator(int maxContentBytes, int maxGroupMembers) {
     this.maxContentBytes = maxContentBytes;
+    this.maxGroupMembers = maxGroupMembers;
   }
 
   /** Why the command is invalid, or empty when it is valid. */
@@ -88,11 +89,17 @@ final class CommandValidator {
     if (add.isEmpty() && remove.isEmpty()) {
       return Optional.of("membership change adds and removes nobody");
     }
-    if (add.size() + remove.size() > MAX_MEMBERSHIP_CHANGE) {
+    if (add.size() + remove.size() > maxGroupMembers) {
       return Optional.of("membership change too large");
     }
     if (add.stream().anyMatch(id -> id <= 0) || remove.stream().anyMatch(id -> id <= 0)) {
       return Optional.of("user ids must be positive");
+    }
+    if (add.stream().anyMatch(remove::contains)) {
+      return Optional.of("a user is both added and removed");
+    }
+    if (change.getGroupName() != null && change.getGroupName().isBlank()) {
+      return Optional.of("a group name must not be blank");
     }
     return change.getGroupName() == null ? Optional.empty() : tooLarge(change.getGroupName(), "group name");
   }

@@ -25,6 +25,10 @@ final class SequencerStores {
   static final String CURSORS = "device-cursors";
   /** userId + convId -> the highest seq the user read (R18). */
   static final String READS = "read-positions";
+  /** group convId -> its owner and member count. */
+  static final String GROUPS = "groups";
+  /** group convId + userId -> the seq of the notice that added the user. */
+  static final String GROUP_MEMBERS = "group-members";
 
   private SequencerStores() {}
 
@@ -60,6 +64,16 @@ final class SequencerStores {
 
   static StoreBuilder<KeyValueStore<String, Long>> reads() {
     return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(READS), Serdes.String(), Serdes.Long())
+        .withCachingEnabled();
+  }
+
+  static StoreBuilder<KeyValueStore<String, GroupState>> groups() {
+    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(GROUPS), Serdes.String(), GroupState.serde())
+        .withCachingEnabled();
+  }
+
+  static StoreBuilder<KeyValueStore<String, Long>> groupMembers() {
+    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(GROUP_MEMBERS), Serdes.String(), Serdes.Long())
         .withCachingEnabled();
   }
 

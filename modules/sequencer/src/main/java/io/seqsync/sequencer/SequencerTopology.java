@@ -28,6 +28,8 @@ public final class SequencerTopology {
     topology.addStateStore(SequencerStores.msgIdClock(), PROCESSOR);
     topology.addStateStore(SequencerStores.cursors(), PROCESSOR);
     topology.addStateStore(SequencerStores.reads(), PROCESSOR);
+    topology.addStateStore(SequencerStores.groups(), PROCESSOR);
+    topology.addStateStore(SequencerStores.groupMembers(), PROCESSOR);
     topology.addSink(CommandProcessor.EVENTS_SINK, topics.events().name(),
         untyped(Serdes.String().serializer()), untyped(topics.events().valueSerde().serializer()), PROCESSOR);
     topology.addSink(CommandProcessor.REPLIES_SINK, topics.replies().name(),
