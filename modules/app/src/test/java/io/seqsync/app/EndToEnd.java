@@ -4,6 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.config.ConfigLoader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -57,6 +63,21 @@ final class EndToEnd {
     return await(() -> ok(client.get("/v1/conversations/" + conv)), applied);
   }
 
+  /** The caller's list entry of {@code conv} once its unread count is {@code unread}. */
+  static JsonNode awaitUnread(ApiClient client, String conv, long unread) {
+    return await(() -> entry(client, conv), e -> e != null && e.get("unread").asLong() == unread);
+  }
+
+  /** The caller's list entry of one conversation (null while it is not listed). */
+  static JsonNode entry(ApiClient client, String conv) {
+    for (JsonNode entry : ok(client.get("/v1/conversations?limit=100")).get("conversations")) {
+      if (entry.get("convId").asText().equals(conv)) {
+        return entry;
+      }
+    }
+    return null;
+  }
+
   /** The probe's answer once it satisfies {@code applied}; fails after {@link #APPLIED}. */
   static JsonNode await(Supplier<JsonNode> probe, Predicate<JsonNode> applied) {
     long deadline = System.nanoTime() + APPLIED.toNanos();
@@ -78,6 +99,19 @@ final class EndToEnd {
 
   static void accepted(ApiClient.Response response) {
     assertThat(response.status()).as("%s", response.body()).isEqualTo(202);
+  }
+
+  /** The app's /metrics text (Prometheus). */
+  static String metrics(SeqsyncApp app) {
+    try {
+      return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.httpPort()
+          + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 
   static List<Long> seqs(JsonNode page) {

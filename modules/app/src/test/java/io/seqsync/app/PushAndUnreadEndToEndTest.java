@@ -3,6 +3,8 @@ package io.seqsync.app;
 import static io.seqsync.app.EndToEnd.accepted;
 import static io.seqsync.app.EndToEnd.await;
 import static io.seqsync.app.EndToEnd.awaitActivation;
+import static io.seqsync.app.EndToEnd.awaitUnread;
+import static io.seqsync.app.EndToEnd.entry;
 import static io.seqsync.app.EndToEnd.ok;
 import static io.seqsync.app.EndToEnd.send;
 import static io.seqsync.app.StreamClient.ofType;
@@ -149,19 +151,5 @@ class PushAndUnreadEndToEndTest extends EndToEndTest {
         .hasCauseInstanceOf(WebSocketHandshakeException.class)
         .satisfies(e -> assertThat(((WebSocketHandshakeException) e.getCause()).getResponse().statusCode())
             .isEqualTo(401));
-  }
-
-  private static JsonNode awaitUnread(ApiClient client, String conv, long unread) {
-    return await(() -> entry(client, conv), e -> e != null && e.get("unread").asLong() == unread);
-  }
-
-  // The list entry of one conversation (null while it is not listed).
-  private static JsonNode entry(ApiClient client, String conv) {
-    for (JsonNode entry : ok(client.get("/v1/conversations?limit=100")).get("conversations")) {
-      if (entry.get("convId").asText().equals(conv)) {
-        return entry;
-      }
-    }
-    return null;
   }
 }

@@ -28,13 +28,18 @@ final class AccessControl {
     return text == null || text.length() <= 80 ? text : text.substring(0, 80) + "...";
   }
 
-  /** Passes when the caller belongs to the conversation: 403 when not, 404 for an unknown group. */
-  void requireMember(Caller caller, ConvId convId) {
-    switch (conversations.membership(convId, caller.userId())) {
+  /**
+   * Passes when the caller belongs to the conversation: 403 when not, 404 for an unknown group.
+   * Returns the floor of the history the caller may read: the seq just below where they joined (0: all of it).
+   */
+  long requireMember(Caller caller, ConvId convId) {
+    ConversationQueries.Access access = conversations.access(convId, caller.userId());
+    switch (access.membership()) {
       case MEMBER -> { }
       case NOT_MEMBER -> throw ApiException.forbidden("not_a_member", "you are not a member of " + convId);
       case NO_SUCH_CONVERSATION -> throw ApiException.notFound("no_such_conversation", "no conversation " + convId);
     }
+    return Math.max(0, access.joinedSeq() - 1);
   }
 
   /**

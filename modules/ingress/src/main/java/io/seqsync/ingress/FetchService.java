@@ -13,7 +13,8 @@ import io.seqsync.store.MessageQueries.Page;
  * an empty page the cursor the page started from (after or the device cursor), for before
  * {@code min(before - 1, latestSeq)}, for last latestSeq. A cursor ahead of latestSeq (R10)
  * answers the latest 20 with {@code realign: latestSeq}, {@code hasMore: false} and
- * {@code nextAfter: latestSeq}. Thread-safe.
+ * {@code nextAfter: latestSeq}. A group member's pages never reach below {@code floor}, the seq
+ * before the notice that added them. Thread-safe.
  */
 final class FetchService {
   static final int REALIGN_PAGE = 20;
@@ -26,29 +27,30 @@ final class FetchService {
     this.conversations = conversations;
   }
 
-  Views.Fetched fetch(Caller caller, ConvId convId, FetchRequest request) {
+  Views.Fetched fetch(Caller caller, ConvId convId, FetchRequest request, long floor) {
     String conv = convId.value();
     return switch (request.mode()) {
       case LAST -> {
-        Page page = messages.last(conv, request.count());
+        Page page = messages.last(conv, request.count(), floor);
         yield answer(page, page.lastSeqOr(page.latestSeq()), null);
       }
       case BEFORE -> {
-        Page page = messages.before(conv, request.before(), request.count());
+        Page page = messages.before(conv, request.before(), request.count(), floor);
         yield answer(page, page.lastSeqOr(Math.min(request.before() - 1, page.latestSeq())), null);
       }
       case AFTER, FROM_CURSOR -> {
         long after = request.mode() == FetchRequest.Mode.AFTER
             ? request.after() : conversations.deviceCursor(caller.userId(), caller.deviceId(), conv);
+        long from = Math.max(after, floor);
         Page page = request.until() == null
-            ? messages.after(conv, after, request.count())
-            : messages.range(conv, after, request.until(), request.count());
+            ? messages.after(conv, from, request.count())
+            : messages.range(conv, from, request.until(), request.count());
         if (after > page.latestSeq()) {
-          Page latest = messages.last(conv, REALIGN_PAGE);
+          Page latest = messages.last(conv, REALIGN_PAGE, floor);
           yield new Views.Fetched(Views.Message.of(latest.messages()), false, latest.latestSeq(), latest.latestSeq(),
               latest.latestSeq());
         }
-        yield answer(page, page.lastSeqOr(after), null);
+        yield answer(page, page.lastSeqOr(from), null);
       }
     };
   }

@@ -40,6 +40,7 @@ public final class IngressApp implements AutoCloseable {
         new FetchService(messages, conversations));
     PositionEndpoints positions =
         new PositionEndpoints(settings.maxContentBytes(), access, publisher, conversations);
+    GroupEndpoints groups = new GroupEndpoints(settings.maxGroupMembers(), access, conversations, roundTrip);
     ConversationListEndpoint conversationList = new ConversationListEndpoint(list);
     SyncService syncs = new SyncService(conversations);
     SyncEndpoint handshake = new SyncEndpoint(syncs);
@@ -69,6 +70,8 @@ public final class IngressApp implements AutoCloseable {
       config.routes.post("/v1/acks", positions::acks);
       config.routes.post("/v1/reads", positions::read);
       config.routes.post("/v1/sync", handshake::sync);
+      config.routes.post("/v1/groups", groups::create);
+      config.routes.post("/v1/conversations/{convId}/members", groups::changeMembers);
       config.routes.ws(Authentication.STREAM_PATH, stream::configure);
       config.routes.get("/health", ops::health);
       config.routes.get("/metrics", ops::metrics);

@@ -6,18 +6,25 @@ import java.time.Duration;
 /**
  * What the HTTP ingress needs from the configuration: where to listen, how long a send waits for
  * its committed seq before answering 202 ({@code http.reply-budget}), and the largest content a
- * message may have ({@code sequencer.max-content-bytes}, the same limit the sequencer enforces).
+ * message may have ({@code sequencer.max-content-bytes}) and the most members a group may have
+ * ({@code sequencer.max-group-members}): the same limits the sequencer enforces.
  */
-public record IngressSettings(String host, int port, Duration replyBudget, int maxContentBytes) {
+public record IngressSettings(String host, int port, Duration replyBudget, int maxContentBytes, int maxGroupMembers) {
+  static final int DEFAULT_MAX_GROUP_MEMBERS = 10_000;
+
   public IngressSettings {
-    if (port < 0 || port > 65535 || replyBudget.isNegative() || maxContentBytes <= 0) {
+    if (port < 0 || port > 65535 || replyBudget.isNegative() || maxContentBytes <= 0 || maxGroupMembers < 2) {
       throw new IllegalArgumentException("invalid ingress settings");
     }
   }
 
+  public IngressSettings(String host, int port, Duration replyBudget, int maxContentBytes) {
+    this(host, port, replyBudget, maxContentBytes, DEFAULT_MAX_GROUP_MEMBERS);
+  }
+
   public static IngressSettings from(SeqsyncConfig config) {
     return new IngressSettings(config.http().host(), config.http().port(), config.http().replyBudget(),
-        config.sequencer().maxContentBytes());
+        config.sequencer().maxContentBytes(), config.sequencer().maxGroupMembers());
   }
 
   /** The largest request body accepted: room for the largest content, JSON-escaped, and the rest. */

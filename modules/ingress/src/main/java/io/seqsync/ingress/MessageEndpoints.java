@@ -58,8 +58,8 @@ final class MessageEndpoints {
     Caller caller = Authentication.caller(ctx);
     ConvId convId = AccessControl.convId(ctx.pathParam("convId"));
     FetchRequest request = FetchRequest.parse(ctx.queryParamMap());
-    access.requireMember(caller, convId);
-    ctx.json(fetches.fetch(caller, convId, request));
+    long floor = access.requireMember(caller, convId);
+    ctx.json(fetches.fetch(caller, convId, request, floor));
   }
 
   private static long seqParam(String text) {

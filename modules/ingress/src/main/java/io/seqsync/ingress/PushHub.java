@@ -12,8 +12,8 @@ import org.slf4j.LoggerFactory;
 import redis.clients.jedis.JedisPubSub;
 
 /**
- * The push sockets of this instance, by user, fed from the projector's per-user Redis channels
- * (one pattern subscription): whichever instance holds a device's socket reaches it. Frames are
+ * The push sockets of this instance, by user, fed from the projector's Redis channel (each notice
+ * names its recipients): whichever instance holds a device's socket reaches it. Frames are
  * rendered per connection (a device is not told what it did itself) and queued without blocking.
  * Thread-safe; closing stops the subscription and drops every socket.
  */
@@ -32,10 +32,10 @@ public final class PushHub implements AutoCloseable {
   public PushHub subscribe(String redisHost, int redisPort) {
     subscription = new RedisSubscription(redisHost, redisPort, new JedisPubSub() {
       @Override
-      public void onPMessage(String pattern, String channel, String message) {
-        deliver(PushNotice.recipient(channel), message);
+      public void onMessage(String channel, String message) {
+        deliver(message);
       }
-    }, true, PushNotice.CHANNEL_PATTERN);
+    }, false, PushNotice.CHANNEL);
     return this;
   }
 
@@ -58,15 +58,19 @@ public final class PushHub implements AutoCloseable {
     });
   }
 
-  private void deliver(long recipient, String line) {
-    Set<PushConnection> connections = byUser.get(recipient);
-    if (connections == null) {
-      return;
-    }
+  // Decodes the notice only when a recipient has a socket here.
+  private void deliver(String line) {
     try {
-      PushNotice notice = PushNotice.decode(line);
-      for (PushConnection connection : connections) {
-        PushFrames.render(notice, connection.caller).ifPresent(connection::offer);
+      PushNotice notice = null;
+      for (long recipient : PushNotice.recipients(line)) {
+        Set<PushConnection> connections = byUser.get(recipient);
+        if (connections == null) {
+          continue;
+        }
+        notice = notice == null ? PushNotice.decodeAddressed(line) : notice;
+        for (PushConnection connection : connections) {
+          PushFrames.render(notice, connection.caller).ifPresent(connection::offer);
+        }
       }
     } catch (RuntimeException e) {
       log.warn("ignoring undeliverable push notice: {}", e.toString());

@@ -24,7 +24,9 @@ final class Rejections {
     return switch (kind) {
       case NO_SUCH_MESSAGE -> ApiException.notFound("no_such_message", message);
       case NOT_RECALLABLE -> ApiException.conflict("not_recallable", message);
-      case NOT_ALLOWED -> ApiException.forbidden("not_allowed", message);
+      case NOT_ALLOWED -> text.contains("not a member") ? ApiException.forbidden("not_a_member", message)
+          : text.contains("holds at most") ? ApiException.conflict("group_full", message)
+          : ApiException.forbidden("not_allowed", message);
       case INVALID_COMMAND -> text.toLowerCase(Locale.ROOT).contains("not a member")
           ? ApiException.forbidden("not_a_member", message)
           : ApiException.badRequest("invalid_command", message);

@@ -80,6 +80,25 @@ final class Views {
     }
   }
 
+  /**
+   * 201 to a group creation once its first notice is stored (status {@code created}); 202 with
+   * status {@code accepted} when that takes longer than the reply budget.
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  record GroupCreated(String convId, String name, Message notice, String status) {}
+
+  /**
+   * 202 to a membership change: {@code applied} with the notice once stored, {@code accepted} when
+   * not yet stored within the reply budget, {@code unchanged} when it would change nobody.
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  record MembersChanged(String convId, List<String> added, List<String> removed, Message notice, String status) {
+    static MembersChanged of(String convId, List<Long> added, List<Long> removed, Message notice, String status) {
+      return new MembersChanged(convId, added.stream().map(String::valueOf).toList(),
+          removed.stream().map(String::valueOf).toList(), notice, status);
+    }
+  }
+
   /** Every error: {@code {"error":{"code","message"}}}. */
   record ErrorBody(Error error) {
     static ErrorBody of(String code, String message) {

@@ -1,5 +1,6 @@
 package io.seqsync.projector;
 
+import io.seqsync.events.ConvId;
 import io.seqsync.events.model.CursorAdvanced;
 import io.seqsync.events.model.DraftUpdated;
 import io.seqsync.events.model.Event;
@@ -19,7 +20,8 @@ import org.jdbi.v3.core.Jdbi;
  * Keeps the Redis conversation index (R20) in step with PostgreSQL: told about each batch after
  * its commit, so nothing is listed or counted before it is fetchable (R1). What an event does not
  * carry (a group's members, the sender and type of a recalled message) is read from the committed
- * rows. The index only merges forward, so a replayed batch changes nothing.
+ * rows. The index only merges forward, so a replayed batch changes nothing. A message costs O(1)
+ * Redis writes whatever the group's size: members find their groups through their group set.
  */
 public final class ConversationIndexer implements CommitListener {
   private final Jdbi jdbi;
@@ -32,28 +34,28 @@ public final class ConversationIndexer implements CommitListener {
 
   @Override
   public void committed(List<Event> events, ProjectionResult result) {
-    ConversationMembers members = new ConversationMembers(jdbi);
     try (ConversationIndex.Batch batch = index.batch()) {
       for (Event event : events) {
-        apply(batch, event, members);
+        apply(batch, event);
       }
     }
   }
 
-  private void apply(ConversationIndex.Batch batch, Event event, ConversationMembers members) {
+  private void apply(ConversationIndex.Batch batch, Event event) {
     String convId = event.getConvId();
     Object payload = event.getPayload();
     if (payload instanceof MessageAppended appended) {
       StoredMessage message = StoredMessage.of(appended.getMessage());
-      appendedMessage(batch, message, members);
+      appendedMessage(batch, message);
       batch.read(message.senderId(), convId, message.seq());
     } else if (payload instanceof RecallApplied recall) {
-      appendedMessage(batch, StoredMessage.of(recall.getNotice()), members);
+      appendedMessage(batch, StoredMessage.of(recall.getNotice()));
       recalledSender(convId, recall.getRecalledSeq())
           .ifPresent(sender -> batch.recall(convId, recall.getRecalledSeq(), sender));
     } else if (payload instanceof MembershipChanged change) {
-      members.forget(convId); // the committed rows already show the change
-      appendedMessage(batch, StoredMessage.of(change.getNotice()), members);
+      appendedMessage(batch, StoredMessage.of(change.getNotice()));
+      // A new member's history starts at this notice: nothing before it counts as unread.
+      change.getAdded().forEach(userId -> batch.joined(userId, convId).read(userId, convId, change.getNotice().getSeq()));
       change.getRemoved().forEach(userId -> batch.unlisted(userId, convId));
     } else if (payload instanceof ReadAdvanced read) {
       batch.read(read.getUserId(), convId, read.getSeq());
@@ -64,10 +66,14 @@ public final class ConversationIndexer implements CommitListener {
     }
   }
 
-  private void appendedMessage(ConversationIndex.Batch batch, StoredMessage message, ConversationMembers members) {
+  // A group moves up in its members' lists through one write; a direct conversation has two users to list it.
+  private static void appendedMessage(ConversationIndex.Batch batch, StoredMessage message) {
     batch.message(message);
-    for (long userId : members.of(message.convId())) {
-      batch.listed(userId, message.convId(), message.createTime());
+    ConvId convId = ConvId.parse(message.convId()).orElseThrow();
+    if (convId.kind() == ConvId.Kind.GROUP) {
+      batch.groupActive(message.convId(), message.createTime());
+    } else {
+      convId.directUsers().forEach(userId -> batch.listed(userId, message.convId(), message.createTime()));
     }
   }
 

@@ -195,11 +195,13 @@ public final class Projector implements AutoCloseable {
     metrics.committed(records.count(), batch, result, System.nanoTime() - began);
     announce(result.outcomes());
     for (CommitListener listener : listeners) {
+      long started = System.nanoTime();
       try {
         listener.committed(batch.events(), result);
       } catch (RuntimeException e) {
         log.warn("commit listener {} failed: {}", listener.getClass().getSimpleName(), e.toString());
       }
+      metrics.listenerRan(listener, System.nanoTime() - started);
     }
   }
 

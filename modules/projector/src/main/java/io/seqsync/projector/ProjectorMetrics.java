@@ -14,8 +14,9 @@ import java.util.concurrent.TimeUnit;
  * The projector's meters. Dotted Micrometer names; a Prometheus registry exposes them as
  * {@code seqsync_projector_seq_anomalies_total{kind}}, {@code seqsync_projector_undecodable_total},
  * {@code seqsync_projector_events_projected_total}, {@code seqsync_projector_batch_size},
- * {@code seqsync_projector_batch_latency_seconds}, {@code seqsync_projector_batch_failures_total}
- * and {@code seqsync_projector_announce_failures_total}. Counted only after a commit, so a retried
+ * {@code seqsync_projector_batch_latency_seconds}, {@code seqsync_projector_batch_failures_total},
+ * {@code seqsync_projector_announce_failures_total} and
+ * {@code seqsync_projector_listener_latency_seconds{listener}} (the Redis index and push fan-out after a commit). Counted only after a commit, so a retried
  * batch is not counted twice. Thread-safe, as Micrometer's meters are.
  */
 final class ProjectorMetrics {
@@ -26,8 +27,10 @@ final class ProjectorMetrics {
   private final Map<ProjectionAnomaly.Kind, Counter> seqAnomalies = new EnumMap<>(ProjectionAnomaly.Kind.class);
   private final Counter batchFailures;
   private final Counter announceFailures;
+  private final MeterRegistry registry;
 
   ProjectorMetrics(MeterRegistry registry) {
+    this.registry = registry;
     batchSize = DistributionSummary.builder("seqsync.projector.batch.size")
         .description("records per committed batch").register(registry);
     batchLatency = Timer.builder("seqsync.projector.batch.latency")
@@ -60,5 +63,11 @@ final class ProjectorMetrics {
 
   void announceFailed() {
     announceFailures.increment();
+  }
+
+  void listenerRan(CommitListener listener, long elapsedNanos) {
+    Timer.builder("seqsync.projector.listener.latency").tag("listener", listener.getClass().getSimpleName())
+        .description("time a commit listener took for one committed batch").register(registry)
+        .record(elapsedNanos, TimeUnit.NANOSECONDS);
   }
 }

@@ -16,8 +16,8 @@ import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.JedisPooled;
 
 /**
- * Pushes what a batch committed to the devices concerned (R1, R19, R21), through one Redis
- * channel per recipient user: messages, recalls and membership changes to every member, read
+ * Pushes what a batch committed to the devices concerned (R1, R19, R21), one Redis publication
+ * per notice naming its recipient users (see {@link PushNotice}): messages, recalls and membership changes to every member, read
  * positions to every member (receipts, and the reader's other devices), cursors and drafts to the
  * user's own devices. Runs after the commit, and after the index listener, so a device told of
  * a message can fetch it and list it. One pipeline per batch keeps the frames in event order.
@@ -56,7 +56,7 @@ public final class PushPublisher implements CommitListener {
       PushNotice membership = PushNotice.membership(notice, change.getAdded(), change.getRemoved());
       toMembers(pipeline, PushNotice.message(notice), members);
       toMembers(pipeline, membership, members);
-      change.getRemoved().forEach(userId -> membership.publish(pipeline, userId));
+      membership.publish(pipeline, change.getRemoved());
     } else if (payload instanceof ReadAdvanced read) {
       toMembers(pipeline, PushNotice.position(PushNotice.Kind.READ, convId, read.getUserId(), read.getDeviceId(),
           read.getSeq()), members);
@@ -70,6 +70,6 @@ public final class PushPublisher implements CommitListener {
   }
 
   private static void toMembers(AbstractPipeline pipeline, PushNotice notice, ConversationMembers members) {
-    members.of(notice.convId()).forEach(userId -> notice.publish(pipeline, userId));
+    notice.publish(pipeline, members.of(notice.convId()));
   }
 }

@@ -57,9 +57,21 @@ public final class ConversationIndex {
     return "ss:user:" + userId;
   }
 
+  /** The user's direct conversations, scored by last activity: written for both users on every message. */
   static String userConversations(long userId) {
     return "ss:user:" + userId + ":convs";
   }
+
+  /** The user's groups, a set: written only when the membership changes. */
+  static String userGroups(long userId) {
+    return "ss:user:" + userId + ":groups";
+  }
+
+  /**
+   * Every group scored by last activity: one write per group message, whatever the group's size;
+   * the list reads the scores of the user's groups from here (read fan-out, docs/design.md).
+   */
+  static final String GROUP_ACTIVITY = "ss:groups:activity";
 
   static String cursors(long userId, String deviceId) {
     return "ss:cursors:" + userId + ":" + deviceId;
@@ -115,15 +127,28 @@ public final class ConversationIndex {
       return this;
     }
 
-    /** The conversation is in the user's list, ordered by its last activity. */
+    /** The direct conversation is in the user's list, ordered by its last activity. */
     public Batch listed(long userId, String convId, long lastActivity) {
       pipeline.zadd(userConversations(userId), lastActivity, convId, ZAddParams.zAddParams().gt());
+      return this;
+    }
+
+    /** The group was active at {@code lastActivity}: it moves up in every member's list at once. */
+    public Batch groupActive(String convId, long lastActivity) {
+      pipeline.zadd(GROUP_ACTIVITY, lastActivity, convId, ZAddParams.zAddParams().gt());
+      return this;
+    }
+
+    /** The user joined the group: it is in their list. */
+    public Batch joined(long userId, String convId) {
+      pipeline.sadd(userGroups(userId), convId);
       return this;
     }
 
     /** The user left the conversation. */
     public Batch unlisted(long userId, String convId) {
       pipeline.zrem(userConversations(userId), convId);
+      pipeline.srem(userGroups(userId), convId);
       return this;
     }
 

@@ -42,10 +42,12 @@ public final class ConversationIndexRebuild {
   public void user(long userId) {
     try (ConversationIndex.Batch batch = index.batch()) {
       jdbi.useHandle(handle -> {
-        handle.createQuery("select c.conv_id, c.last_activity from conversation_members cm"
+        handle.createQuery("select c.conv_id, c.kind, c.last_activity from conversation_members cm"
                 + " join conversations c on c.conv_id = cm.conv_id where cm.user_id = :user")
             .bind("user", userId)
-            .map((rs, ctx) -> batch.listed(userId, rs.getString("conv_id"), rs.getLong("last_activity")))
+            .map((rs, ctx) -> "group".equals(rs.getString("kind"))
+                ? batch.joined(userId, rs.getString("conv_id")).groupActive(rs.getString("conv_id"), rs.getLong("last_activity"))
+                : batch.listed(userId, rs.getString("conv_id"), rs.getLong("last_activity")))
             .list();
         handle.createQuery("select conv_id, seq from read_positions where user_id = :user")
             .bind("user", userId)

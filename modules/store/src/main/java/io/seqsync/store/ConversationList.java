@@ -1,6 +1,7 @@
 package io.seqsync.store;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import redis.clients.jedis.AbstractPipeline;
@@ -36,7 +37,8 @@ public final class ConversationList {
     if (redis.hget(ConversationIndex.user(userId), ConversationIndex.BUILT) == null) {
       rebuild.user(userId);
     }
-    List<Tuple> listed = ListCursor.page(redis, ConversationIndex.userConversations(userId), cursor, limit + 1);
+    List<Tuple> listed = merge(ListCursor.page(redis, ConversationIndex.userConversations(userId), cursor, limit + 1),
+        groups(userId, cursor), limit + 1);
     boolean more = listed.size() > limit;
     List<Tuple> shown = more ? listed.subList(0, limit) : listed;
     List<Entry> entries = new ArrayList<>(shown.size());
@@ -45,6 +47,32 @@ public final class ConversationList {
     }
     String next = more ? ListCursor.of(shown.get(shown.size() - 1)).toString() : null;
     return new Page(entries, next);
+  }
+
+  // The user's groups after the cursor, scored by their activity (read fan-out: one ZMSCORE).
+  private List<Tuple> groups(long userId, ListCursor cursor) {
+    List<String> groups = List.copyOf(redis.smembers(ConversationIndex.userGroups(userId)));
+    if (groups.isEmpty()) {
+      return List.of();
+    }
+    List<Double> activity = redis.zmscore(ConversationIndex.GROUP_ACTIVITY, groups.toArray(String[]::new));
+    List<Tuple> scored = new ArrayList<>(groups.size());
+    for (int i = 0; i < groups.size(); i++) {
+      Tuple tuple = new Tuple(groups.get(i), activity.get(i) == null ? 0 : activity.get(i));
+      if (cursor == null || cursor.isAbove(tuple)) {
+        scored.add(tuple);
+      }
+    }
+    return scored;
+  }
+
+  // Most recent first, ties by convId descending: the order of the sorted sets and of ListCursor.
+  private static List<Tuple> merge(List<Tuple> direct, List<Tuple> groups, int count) {
+    List<Tuple> all = new ArrayList<>(direct.size() + groups.size());
+    all.addAll(direct);
+    all.addAll(groups);
+    all.sort(Comparator.comparingDouble(Tuple::getScore).thenComparing(Tuple::getElement).reversed());
+    return all.size() > count ? all.subList(0, count) : all;
   }
 
   /** The user's unread count in one conversation, from Redis. */

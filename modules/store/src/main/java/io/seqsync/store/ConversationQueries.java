@@ -2,8 +2,13 @@ package io.seqsync.store;
 
 import io.seqsync.events.ConvId;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -73,21 +78,65 @@ public final class ConversationQueries {
   }
 
   /**
-   * Whether {@code userId} belongs to {@code convId}. A direct conversation's members are the two
-   * users its id names, whether or not it has a row yet; a group's are its
+   * Where a user stands with a conversation, and from which seq on its history is theirs: a group
+   * member sees messages from the notice that added them ({@code joinedSeq}) on; the two users of a
+   * direct conversation see all of it (0). Immutable.
+   */
+  public record Access(Membership membership, long joinedSeq) {}
+
+  /** Whether {@code userId} belongs to {@code convId}: {@link #access}'s membership. */
+  public Membership membership(ConvId convId, long userId) {
+    return access(convId, userId).membership();
+  }
+
+  /**
+   * Whether {@code userId} belongs to {@code convId} and since when. A direct conversation's
+   * members are the two users its id names, whether or not it has a row yet; a group's are its
    * {@code conversation_members} rows.
    */
-  public Membership membership(ConvId convId, long userId) {
+  public Access access(ConvId convId, long userId) {
     if (convId.kind() == ConvId.Kind.DIRECT) {
-      return convId.namesUser(userId) ? Membership.MEMBER : Membership.NOT_MEMBER;
+      return new Access(convId.namesUser(userId) ? Membership.MEMBER : Membership.NOT_MEMBER, 0);
     }
     return jdbi.withHandle(handle -> handle.createQuery("select"
             + " exists (select 1 from conversations where conv_id = :conv) as known,"
-            + " exists (select 1 from conversation_members where conv_id = :conv and user_id = :user) as member")
+            + " (select joined_seq from conversation_members where conv_id = :conv and user_id = :user) as joined_seq")
         .bind("conv", convId.value()).bind("user", userId)
-        .map((rs, ctx) -> rs.getBoolean("member") ? Membership.MEMBER
-            : rs.getBoolean("known") ? Membership.NOT_MEMBER : Membership.NO_SUCH_CONVERSATION)
+        .map((rs, ctx) -> {
+          long joinedSeq = rs.getLong("joined_seq");
+          if (!rs.wasNull()) {
+            return new Access(Membership.MEMBER, joinedSeq);
+          }
+          return new Access(rs.getBoolean("known") ? Membership.NOT_MEMBER : Membership.NO_SUCH_CONVERSATION, 0);
+        })
         .one());
+  }
+
+  /** A group's owner (its creator; null if unrecorded) and member count. Immutable. */
+  public record Group(Long ownerId, int memberCount) {}
+
+  /** The group {@code convId}, if it exists. */
+  public Optional<Group> group(String convId) {
+    return jdbi.withHandle(handle -> handle.createQuery("select c.owner_id,"
+            + " (select count(*) from conversation_members cm where cm.conv_id = c.conv_id) as members"
+            + " from conversations c where c.conv_id = :conv and c.kind = 'group'")
+        .bind("conv", convId)
+        .map((rs, ctx) -> {
+          long owner = rs.getLong("owner_id");
+          return new Group(rs.wasNull() ? null : owner, rs.getInt("members"));
+        })
+        .findOne());
+  }
+
+  /** Those of {@code userIds} who are members of {@code convId}. */
+  public Set<Long> membersAmong(String convId, Collection<Long> userIds) {
+    if (userIds.isEmpty()) {
+      return Set.of();
+    }
+    return jdbi.withHandle(handle -> handle.createQuery("select user_id from conversation_members"
+            + " where conv_id = :conv and user_id = any(:users)")
+        .bind("conv", convId).bindArray("users", Long.class, userIds)
+        .mapTo(Long.class).collect(Collectors.toCollection(HashSet::new)));
   }
 
   /** The device's delivery cursor in the conversation (R11), 0 when it has none. */

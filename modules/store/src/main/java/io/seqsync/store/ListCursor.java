@@ -55,7 +55,7 @@ public record ListCursor(long activity, String convId) {
   }
 
   // True for entries that come after this cursor: a lower score, or the same score and a lower member.
-  private boolean isAbove(Tuple tuple) {
+  boolean isAbove(Tuple tuple) {
     long score = (long) tuple.getScore();
     return score < activity || (score == activity && tuple.getElement().compareTo(convId) < 0);
   }

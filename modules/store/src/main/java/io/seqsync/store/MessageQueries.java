@@ -27,10 +27,10 @@ public final class MessageQueries {
       + " and messages.seq <= least(:until, c.latest_seq) order by messages.seq limit :rows) m on true"
       + " where c.conv_id = :conv order by m.seq";
 
-  // Backward: seq < before and seq <= watermark, the highest first (reversed in Java).
+  // Backward: floor < seq < before and seq <= watermark, the highest first (reversed in Java).
   private static final String BACKWARD = "select " + COLUMNS + " from conversations c left join lateral ("
       + " select * from messages where messages.conv_id = c.conv_id and messages.seq < :before"
-      + " and messages.seq <= c.latest_seq order by messages.seq desc limit :rows) m on true"
+      + " and messages.seq > :floor and messages.seq <= c.latest_seq order by messages.seq desc limit :rows) m on true"
       + " where c.conv_id = :conv order by m.seq desc";
 
   /**
@@ -73,7 +73,12 @@ public final class MessageQueries {
 
   /** The latest {@code count} messages, ascending; hasMore tells whether older ones exist (R16). */
   public Page last(String convId, int count) {
-    return before(convId, Long.MAX_VALUE, count);
+    return last(convId, count, 0);
+  }
+
+  /** The latest {@code count} messages above seq {@code floor}; hasMore: whether older ones above it exist. */
+  public Page last(String convId, int count, long floor) {
+    return before(convId, Long.MAX_VALUE, count, floor);
   }
 
   /**
@@ -81,9 +86,17 @@ public final class MessageQueries {
    * older ones exist (R16: paging backwards).
    */
   public Page before(String convId, long beforeSeq, int limit) {
+    return before(convId, beforeSeq, limit, 0);
+  }
+
+  /**
+   * The {@code limit} messages with {@code floor} < seq < {@code beforeSeq}, ascending; hasMore tells
+   * whether older ones above the floor exist (a group member's history starts where they joined).
+   */
+  public Page before(String convId, long beforeSeq, int limit, long floor) {
     requireLimit(limit);
     List<Row> rows = jdbi.withHandle(handle -> handle.createQuery(BACKWARD)
-        .bind("conv", convId).bind("before", beforeSeq).bind("rows", limit + 1)
+        .bind("conv", convId).bind("before", beforeSeq).bind("floor", floor).bind("rows", limit + 1)
         .map((rs, ctx) -> Row.of(rs)).list());
     return page(rows, limit, true);
   }

@@ -40,11 +40,12 @@ final class ProjectionPlan {
 
   record Draft(String deviceId, String text, long updatedAt) {}
 
-  /** A conversation's row after the batch; {@code name} null keeps the stored one. */
+  /** A conversation's row after the batch; {@code name} and {@code ownerId} null keep the stored ones. */
   static final class Conversation {
     long latestSeq;
     long lastActivity;
     String name;
+    Long ownerId;
     boolean changed;
 
     Conversation(long latestSeq) {
@@ -146,13 +147,18 @@ final class ProjectionPlan {
       recalls.add(new Recall(notice.getConvId(), recall.getRecalledSeq()));
     } else if (payload instanceof MembershipChanged change) {
       String convId = notice.getConvId();
-      change.getAdded().forEach(userId -> memberJoins.putIfAbsent(new Member(convId, userId), notice.getSeq()));
+      change.getAdded().forEach(userId -> {
+        memberJoins.putIfAbsent(new Member(convId, userId), notice.getSeq());
+        // History starts at the joining notice: nothing before it is unread (as the sequencer's read store says).
+        reads.merge(new UserPosition(userId, convId), notice.getSeq(), Math::max);
+      });
       change.getRemoved().forEach(userId -> {
         memberJoins.remove(new Member(convId, userId));
         memberRemovals.add(new Member(convId, userId));
       });
       if (change.getGroupName() != null) {
         conversations.get(convId).name = change.getGroupName();
+        conversations.get(convId).ownerId = notice.getSenderId();
       }
     }
   }

@@ -124,10 +124,11 @@ public final class ProjectionWriter {
 
   private static void updateConversations(Handle handle, ProjectionPlan plan) {
     PreparedBatch batch = handle.prepareBatch("update conversations set latest_seq = ?,"
-        + " last_activity = greatest(last_activity, ?), name = coalesce(cast(? as text), name) where conv_id = ?");
+        + " last_activity = greatest(last_activity, ?), name = coalesce(cast(? as text), name),"
+        + " owner_id = coalesce(cast(? as bigint), owner_id) where conv_id = ?");
     plan.conversations.forEach((convId, conversation) -> {
       if (conversation.changed) {
-        batch.add(conversation.latestSeq, conversation.lastActivity, conversation.name, convId);
+        batch.add(conversation.latestSeq, conversation.lastActivity, conversation.name, conversation.ownerId, convId);
       }
     });
     execute(batch);

@@ -1,21 +1,23 @@
 package io.seqsync.store;
 
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.stream.Collectors;
 import redis.clients.jedis.AbstractPipeline;
 
 /**
  * What a connected device is told once PostgreSQL has committed it (R1, R19, R21): published by
- * the projector on a Redis channel per recipient user ({@code seqsync:push:{userId}}), so that
- * whichever app instance holds the user's sockets renders and sends the frames. The actor (user
- * and device) lets the receiving side spare the device that caused it. One line, tab-separated,
+ * the projector once on the Redis channel {@code seqsync:push} together with its recipient users,
+ * so that whichever app instance holds a recipient's sockets renders and sends the frames. One
+ * publication per notice, whatever the group's size: a message to 2,000 members is one PUBLISH
+ * carrying 2,000 ids, not 2,000 copies of the message. The actor (user and device) lets the
+ * receiving side spare the device that caused it. One line, tab-separated: the recipients first,
  * the free text (a message, a draft) last. Immutable.
  */
 public record PushNotice(Kind kind, String convId, long userId, String deviceId, long seq, List<Long> added,
     List<Long> removed, StoredMessage message, String text) {
-  public static final String CHANNEL_PREFIX = "seqsync:push:";
-  public static final String CHANNEL_PATTERN = CHANNEL_PREFIX + "*";
+  public static final String CHANNEL = "seqsync:push";
 
   public enum Kind { MESSAGE, READ, CURSOR, DRAFT, RECALL, MEMBERSHIP }
 
@@ -42,18 +44,30 @@ public record PushNotice(Kind kind, String convId, long userId, String deviceId,
         added, removed, notice, null);
   }
 
-  /** Queues the publication of this notice to {@code recipient}'s channel. */
+  /** Queues the publication of this notice to {@code recipient}. */
   public void publish(AbstractPipeline pipeline, long recipient) {
-    pipeline.publish(CHANNEL_PREFIX + recipient, encode());
+    publish(pipeline, List.of(recipient));
   }
 
-  /** The recipient user of a channel name, or -1 when it is not a push channel. */
-  public static long recipient(String channel) {
-    try {
-      return channel.startsWith(CHANNEL_PREFIX) ? Long.parseLong(channel.substring(CHANNEL_PREFIX.length())) : -1;
-    } catch (NumberFormatException e) {
-      return -1;
+  /** Queues one publication of this notice to all of {@code recipients} (none: nothing). */
+  public void publish(AbstractPipeline pipeline, Collection<Long> recipients) {
+    if (!recipients.isEmpty()) {
+      pipeline.publish(CHANNEL, ids(recipients) + "\t" + encode());
     }
+  }
+
+  /** The recipient users of a published line. */
+  public static List<Long> recipients(String line) {
+    int tab = line.indexOf('\t');
+    if (tab < 0) {
+      throw new IllegalArgumentException("not a push notice: " + line);
+    }
+    return ids(line.substring(0, tab));
+  }
+
+  /** The notice of a published line. */
+  public static PushNotice decodeAddressed(String line) {
+    return decode(line.substring(line.indexOf('\t') + 1));
   }
 
   String encode() {
@@ -62,7 +76,7 @@ public record PushNotice(Kind kind, String convId, long userId, String deviceId,
         ids(removed), message != null ? "m" : "t", tail);
   }
 
-  public static PushNotice decode(String line) {
+  static PushNotice decode(String line) {
     String[] f = line.split("\t", 9);
     if (f.length != 9) {
       throw new IllegalArgumentException("not a push notice: " + line);
@@ -72,7 +86,7 @@ public record PushNotice(Kind kind, String convId, long userId, String deviceId,
         ids(f[6]), hasMessage ? RedisMessageCodec.decode(f[8]) : null, hasMessage ? null : f[8]);
   }
 
-  private static String ids(List<Long> ids) {
+  private static String ids(Collection<Long> ids) {
     return ids.stream().map(String::valueOf).collect(Collectors.joining(","));
   }
 
