@@ -17,10 +17,12 @@ import java.util.stream.Stream;
  * Not thread-safe: one test thread drives it.
  */
 public final class ChildJvm implements AutoCloseable {
-  private static final List<String> JVM_OPTIONS = List.of("-Xmx384m", "-XX:+UseSerialGC");
+  private static final List<String> TEST_JVM_OPTIONS = List.of("-Xmx384m", "-XX:+UseSerialGC");
   private static final int LOG_TAIL_CHARS = 4_000;
 
   private final String mainClass;
+  private final List<String> jvmOptions;
+  private final List<String> arguments;
   private final Map<String, String> environment;
   private final Path logFile;
   private final String readyText;
@@ -29,7 +31,15 @@ public final class ChildJvm implements AutoCloseable {
 
   /** A child running {@code mainClass} with {@code environment} added to ours, ready once it logs {@code readyText}. */
   public ChildJvm(Class<?> mainClass, Map<String, String> environment, Path logFile, String readyText) {
+    this(mainClass, TEST_JVM_OPTIONS, List.of(), environment, logFile, readyText);
+  }
+
+  /** The same, with the child's JVM options and program arguments. */
+  public ChildJvm(Class<?> mainClass, List<String> jvmOptions, List<String> arguments, Map<String, String> environment,
+      Path logFile, String readyText) {
     this.mainClass = mainClass.getName();
+    this.jvmOptions = List.copyOf(jvmOptions);
+    this.arguments = List.copyOf(arguments);
     this.environment = Map.copyOf(environment);
     this.logFile = logFile;
     this.readyText = readyText;
@@ -75,6 +85,11 @@ public final class ChildJvm implements AutoCloseable {
     return starts;
   }
 
+  /** What the child has logged since it was first started. */
+  public String log() {
+    return readLogFrom(0);
+  }
+
   public Path logFile() {
     return logFile;
   }
@@ -91,7 +106,7 @@ public final class ChildJvm implements AutoCloseable {
 
   private List<String> javaCommand(String classpath) {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    return Stream.of(List.of(java), JVM_OPTIONS, List.of("-cp", classpath, mainClass))
+    return Stream.of(List.of(java), jvmOptions, List.of("-cp", classpath, mainClass), arguments)
         .flatMap(List::stream).toList();
   }
 

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.seqsync.app.SeqsyncApp;
 import io.seqsync.config.ConfigLoader;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -28,7 +27,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -174,77 +172,9 @@ public final class PushBenchmark {
       }
 
       // --- 2. memory per idle WebSocket
-      int fdLimit = fdLimit();
-      int fdsOpen = fdsOpen();
-      int idle = Math.max(0, Math.min(idleTarget, (fdLimit - fdsOpen - 1000) / 2));
-      System.err.printf("idle connections: target %d, fd limit %d, fds open %d → %d%n", idleTarget, fdLimit, fdsOpen, idle);
-      out.append("### Memory per idle WebSocket connection\n\n");
-      out.append("Target ").append(idleTarget).append(" connections; open-files limit ").append(fdLimit)
-          .append(" with ").append(fdsOpen).append(" already open, and both ends of each connection live in this JVM"
-              + " (2 fds each): attempted ").append(idle).append(".\n\n");
-      HttpClient idleClient = HttpClient.newBuilder().executor(Executors.newFixedThreadPool(2, daemon("bench-idle-ws-")))
-          .build();
-      Memory base = measure();
-      List<WebSocket> idleSockets = new ArrayList<>();
-      AtomicInteger idleSynced = new AtomicInteger();
-      long opening = System.nanoTime();
-      String[] idleFailure = new String[1];
-      int opened = openAll(idle, openConcurrency, idleSockets, idleFailure, j -> idleClient.newWebSocketBuilder()
-          .connectTimeout(Duration.ofSeconds(30))
-          .buildAsync(URI.create("ws://127.0.0.1:" + port + "/v1/stream?access_token="
-              + app.tokens().mint(5_000_000L + j, "idle", TTL)), new IdleListener(idleSynced)));
-      awaitCount(idleSynced, opened, Duration.ofSeconds(60));
-      double openSeconds = (System.nanoTime() - opening) / 1e9;
-      System.err.printf("opened %d (%d synced) in %.1f s; fds open %d%n", opened, idleSynced.get(), openSeconds, fdsOpen());
-      Memory withConnections = measure();
-      for (WebSocket socket : idleSockets) {
-        socket.abort();
+      if (idleTarget > 0) {
+        out.append(IdleMemory.section(port, idleTarget, openConcurrency, dir));
       }
-      idleSockets.clear();
-      LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(3));
-      Memory closed = measure();
-
-      // client share: the same number of idle client WebSockets against a stub server
-      Memory stubOpen;
-      Memory stubClosed;
-      int stubOpened;
-      try (StubWebSocketServer stub = new StubWebSocketServer()) {
-        Memory stubBase = measure();
-        stubOpened = openAll(opened, openConcurrency, idleSockets, new String[1], j -> idleClient.newWebSocketBuilder()
-            .connectTimeout(Duration.ofSeconds(30))
-            .buildAsync(URI.create("ws://127.0.0.1:" + stub.port() + "/"), new IdleListener(new AtomicInteger())));
-        stubOpen = measure();
-        for (WebSocket socket : idleSockets) {
-          socket.abort();
-        }
-        idleSockets.clear();
-        stub.dropAll();
-        LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(2));
-        stubClosed = measure();
-        stubOpen = new Memory(stubOpen.heap - stubBase.heap + closed.heap, stubOpen.rss - stubBase.rss + closed.rss);
-      }
-      double combinedUp = (withConnections.heap - base.heap) / (double) Math.max(1, opened);
-      double combinedDown = (withConnections.heap - closed.heap) / (double) Math.max(1, opened);
-      double clientOnly = (stubOpen.heap - closed.heap) / (double) Math.max(1, stubOpened);
-      out.append("Opened ").append(opened).append(" (").append(idleSynced.get()).append(" received their `sync` frame) in ")
-          .append(String.format("%.1f", openSeconds)).append(" s, ").append(openConcurrency)
-          .append(" upgrades in flight at most")
-          .append(idleFailure[0] == null ? "" : "; first failure: `" + idleFailure[0] + "`").append(".\n\n");
-      out.append("| state | heap used after full GC | RSS |\n|---|---|---|\n");
-      out.append(memRow("before (receivers closed)", base));
-      out.append(memRow(opened + " idle seqsync WebSockets open", withConnections));
-      out.append(memRow("after closing them", closed));
-      out.append(memRow(stubOpened + " client WebSockets to a stub server (rebased)", stubOpen));
-      out.append(memRow("after closing those", stubClosed));
-      out.append('\n');
-      out.append(String.format("- combined client + server heap per connection: %,.0f B (open − before), %,.0f B"
-          + " (open − after closing)%n", combinedUp, combinedDown));
-      out.append(String.format("- client-only heap per connection (JDK WebSocket to a stub that only holds a Socket): %,.0f B%n",
-          clientOnly));
-      out.append(String.format("- server-side estimate (combined − client-only): %,.0f B per connection%n",
-          combinedDown - clientOnly));
-      out.append(String.format("- RSS per connection (combined, open − before): %,.0f B%n",
-          (withConnections.rss - base.rss) / (double) Math.max(1, opened)));
       out.append("\nLoad average at the end: ").append(loadAverage()).append('\n');
     } finally {
       deleteTree(dir);
@@ -276,49 +206,6 @@ public final class PushBenchmark {
       Thread.sleep(500);
     }
     return (System.nanoTime() - began) / 1e9;
-  }
-
-  interface Opener {
-    CompletableFuture<WebSocket> open(int j);
-  }
-
-  private static int openAll(int n, int concurrency, List<WebSocket> into, String[] failure, Opener opener) {
-    Semaphore permits = new Semaphore(concurrency);
-    AtomicInteger ok = new AtomicInteger();
-    AtomicInteger failed = new AtomicInteger();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    for (int j = 0; j < n && failed.get() < 50 && System.nanoTime() < deadline; j++) {
-      permits.acquireUninterruptibly();
-      CompletableFuture<WebSocket> future;
-      try {
-        future = opener.open(j);
-      } catch (RuntimeException e) {
-        permits.release();
-        failed.incrementAndGet();
-        failure[0] = failure[0] == null ? e.toString() : failure[0];
-        continue;
-      }
-      future.whenComplete((socket, error) -> {
-        if (error != null) {
-          failed.incrementAndGet();
-          synchronized (failure) {
-            failure[0] = failure[0] == null ? error.toString() : failure[0];
-          }
-        } else {
-          synchronized (into) {
-            into.add(socket);
-          }
-          ok.incrementAndGet();
-        }
-        permits.release();
-      });
-      if (j % 1000 == 999) {
-        System.err.printf("  %d upgrades started, %d open, %d failed%n", j + 1, ok.get(), failed.get());
-      }
-    }
-    permits.acquireUninterruptibly(concurrency);
-    permits.release(concurrency);
-    return ok.get();
   }
 
   private static void runPhase(HttpClient http, int port, String[] senderTokens, Phase phase) {
@@ -485,74 +372,6 @@ public final class PushBenchmark {
   }
 
   /** An idle connection: counts the handshake frame, keeps reading whatever else comes. */
-  private static final class IdleListener implements WebSocket.Listener {
-    private final AtomicInteger synced;
-    private boolean first = true;
-
-    IdleListener(AtomicInteger synced) {
-      this.synced = synced;
-    }
-
-    @Override
-    public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-      if (first && last) {
-        first = false;
-        synced.incrementAndGet();
-      }
-      webSocket.request(1);
-      return null;
-    }
-  }
-
-  record Memory(long heap, long rss) {}
-
-  private static Memory measure() {
-    for (int i = 0; i < 3; i++) {
-      System.gc();
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(300));
-    }
-    long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-    return new Memory(heap, rss());
-  }
-
-  private static String memRow(String label, Memory m) {
-    return String.format("| %s | %,.1f MiB | %,.1f MiB |%n", label, m.heap / 1048576.0, m.rss / 1048576.0);
-  }
-
-  private static long rss() {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-        if (line.startsWith("VmRSS:")) {
-          return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
-        }
-      }
-    } catch (IOException | NumberFormatException ignored) {
-      // not Linux
-    }
-    return -1;
-  }
-
-  private static int fdLimit() {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/self/limits"))) {
-        if (line.startsWith("Max open files")) {
-          return Integer.parseInt(line.substring("Max open files".length()).trim().split("\\s+")[0]);
-        }
-      }
-    } catch (IOException | NumberFormatException ignored) {
-      // not Linux
-    }
-    return 4096;
-  }
-
-  private static int fdsOpen() {
-    try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
-      return (int) fds.count();
-    } catch (IOException e) {
-      return 0;
-    }
-  }
-
   private static String loadAverage() {
     try {
       String[] parts = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
