@@ -114,6 +114,17 @@ final class EndToEnd {
     }
   }
 
+  /** The value of the metric series {@code name} (with a label {@code label} when not empty); 0 when absent. */
+  static double metric(SeqsyncApp app, String name, String label) {
+    for (String line : metrics(app).split("\n")) {
+      boolean named = line.startsWith(name + " ") || line.startsWith(name + "{");
+      if (named && line.contains(label)) {
+        return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    return 0;
+  }
+
   static List<Long> seqs(JsonNode page) {
     List<Long> seqs = new ArrayList<>();
     page.get("messages").forEach(message -> seqs.add(message.get("seq").asLong()));

@@ -141,18 +141,9 @@ class GroupsEndToEndTest extends EndToEndTest {
 
   // {seconds, batches} the projector's commit listener has spent so far, from /metrics.
   private static double[] listenerTime(String listener) {
-    double[] sumAndCount = new double[2];
-    for (String line : EndToEnd.metrics(app).split("\n")) {
-      if (line.contains("listener=\"" + listener + "\"")) {
-        double value = Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-        if (line.startsWith("seqsync_projector_listener_latency_seconds_sum")) {
-          sumAndCount[0] = value;
-        } else if (line.startsWith("seqsync_projector_listener_latency_seconds_count")) {
-          sumAndCount[1] = value;
-        }
-      }
-    }
-    return sumAndCount;
+    String label = "listener=\"" + listener + "\"";
+    return new double[] {EndToEnd.metric(app, "seqsync_projector_listener_latency_seconds_sum", label),
+        EndToEnd.metric(app, "seqsync_projector_listener_latency_seconds_count", label)};
   }
 
   private static String messages(String group) {

@@ -18,6 +18,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.JedisPooled;
 
@@ -109,6 +112,41 @@ class PushAndUnreadEndToEndTest extends EndToEndTest {
       JsonNode sync = again.next(FRAME);
       assertThat(sync.get("type").asText()).isEqualTo("sync");
       assertThat(sync.get("conversations").get(0).get("latestSeq").asLong()).isEqualTo(20);
+    }
+  }
+
+  @Test
+  void aSocketThatStopsReadingIsDroppedWithoutHoldingUpAnotherDevice() throws Exception {
+    String conv = "d:441:442";
+    ApiClient alice = client(441, "phone");
+    int count = 400;
+    String content = "x".repeat(60_000); // 400 frames of 60 KB: more than the socket buffers and the 256-frame queue
+    double droppedBefore = EndToEnd.metric(app, "seqsync_push_dropped_total", "");
+    try (StreamClient fast = StreamClient.withHeader(app.httpPort(), EndToEnd.token(app, 442, "laptop"));
+         StreamClient slow = StreamClient.withHeader(app.httpPort(), EndToEnd.token(app, 442, "phone"))) {
+      slow.pause();
+      fast.next(ofType("sync"), FRAME);
+      slow.next(ofType("sync"), FRAME);
+      ExecutorService senders = Executors.newFixedThreadPool(8);
+      try {
+        List<Future<Integer>> statuses = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+          String body = "{\"clientMsgId\":\"big-" + i + "\",\"type\":\"text\",\"content\":\"" + content + "\"}";
+          statuses.add(senders.submit(() -> alice.post("/v1/conversations/" + conv + "/messages", body).status()));
+        }
+        for (Future<Integer> status : statuses) {
+          assertThat(status.get()).isEqualTo(200);
+        }
+      } finally {
+        senders.shutdown();
+      }
+      List<Long> pushed = new ArrayList<>();
+      for (int i = 0; i < count; i++) {
+        pushed.add(fast.next(ofType("message"), FRAME).get("message").get("seq").asLong());
+      }
+      assertThat(pushed).isEqualTo(java.util.stream.LongStream.rangeClosed(1, count).boxed().toList());
+      // The stalled device was cut off rather than buffered without bound; it reconnects and pulls.
+      await(() -> null, ignored -> EndToEnd.metric(app, "seqsync_push_dropped_total", "") > droppedBefore);
     }
   }
 

@@ -18,6 +18,7 @@ final class StreamClient implements AutoCloseable {
 
   private final BlockingQueue<JsonNode> frames = new LinkedBlockingQueue<>();
   private final WebSocket socket;
+  private volatile boolean pausing;
 
   private StreamClient(WebSocket.Builder builder, URI uri) {
     socket = builder.buildAsync(uri, new WebSocket.Listener() {
@@ -33,6 +34,9 @@ final class StreamClient implements AutoCloseable {
             throw new IllegalStateException("not JSON: " + partial, e);
           }
           partial.setLength(0);
+          if (pausing) { // read no further: the server's writes back up
+            return null;
+          }
         }
         webSocket.request(1);
         return null;
@@ -51,6 +55,11 @@ final class StreamClient implements AutoCloseable {
   static StreamClient withQueryToken(int port, String token) {
     return new StreamClient(HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5)),
         URI.create("ws://127.0.0.1:" + port + "/v1/stream?access_token=" + token));
+  }
+
+  /** After the frame being read now (or the next one), reads nothing more: a device that stalled. */
+  void pause() {
+    pausing = true;
   }
 
   void send(String frame) {

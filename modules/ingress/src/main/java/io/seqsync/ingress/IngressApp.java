@@ -2,6 +2,7 @@ package io.seqsync.ingress;
 
 import io.javalin.Javalin;
 import io.javalin.json.JavalinJackson;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.store.ConversationList;
 import io.seqsync.store.ConversationQueries;
@@ -49,6 +50,9 @@ public final class IngressApp implements AutoCloseable {
     StreamEndpoint stream = new StreamEndpoint(authentication, access, publisher, syncs, pushes);
     HttpMetrics metrics = new HttpMetrics(registry);
     registry.gauge("seqsync.ingress.pending.replies", replies, ReplyWaiter::pendingCount);
+    registry.gauge("seqsync.push.connections", pushes, PushHub::connectionCount);
+    FunctionCounter.builder("seqsync.push.dropped", pushes, PushHub::droppedCount)
+        .description("push sockets dropped because they could not keep up").register(registry);
 
     this.javalin = Javalin.create(config -> {
       config.startup.showJavalinBanner = false;

@@ -41,18 +41,19 @@ final class PushConnection {
     writeNext();
   }
 
-  /** Queues a frame; drops the connection when its queue is full. */
-  synchronized void offer(String frame) {
+  /** Queues a frame; drops the connection when its queue is full. False when this call dropped it. */
+  synchronized boolean offer(String frame) {
     if (closed) {
-      return;
+      return true;
     }
     if (queue.size() >= MAX_QUEUED) {
       log.info("push connection of user {} device {} cannot keep up: dropped", caller.userId(), caller.deviceId());
       drop();
-      return;
+      return false;
     }
     queue.add(frame);
     writeNext();
+    return true;
   }
 
   synchronized void drop() {

@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.JedisPubSub;
@@ -21,6 +22,8 @@ public final class PushHub implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(PushHub.class);
 
   private final Map<Long, Set<PushConnection>> byUser = new ConcurrentHashMap<>();
+  private final LongAdder connections = new LongAdder();
+  private final LongAdder dropped = new LongAdder();
   private final ExecutorService writer = Executors.newFixedThreadPool(2, runnable -> {
     Thread thread = new Thread(runnable, "push-writer");
     thread.setDaemon(true);
@@ -48,14 +51,27 @@ public final class PushHub implements AutoCloseable {
   PushConnection connect(String id, Caller caller, org.eclipse.jetty.websocket.api.Session session) {
     PushConnection connection = new PushConnection(id, caller, session, writer);
     byUser.computeIfAbsent(caller.userId(), user -> ConcurrentHashMap.newKeySet()).add(connection);
+    connections.increment();
     return connection;
   }
 
   void disconnect(PushConnection connection) {
-    byUser.computeIfPresent(connection.caller.userId(), (user, connections) -> {
-      connections.remove(connection);
-      return connections.isEmpty() ? null : connections;
+    byUser.computeIfPresent(connection.caller.userId(), (user, held) -> {
+      if (held.remove(connection)) {
+        connections.decrement();
+      }
+      return held.isEmpty() ? null : held;
     });
+  }
+
+  /** Push sockets open on this instance. */
+  public long connectionCount() {
+    return connections.sum();
+  }
+
+  /** Sockets dropped because they could not keep up (their queue overflowed), since start. */
+  public long droppedCount() {
+    return dropped.sum();
   }
 
   // Decodes the notice only when a recipient has a socket here.
@@ -63,13 +79,14 @@ public final class PushHub implements AutoCloseable {
     try {
       PushNotice notice = null;
       for (long recipient : PushNotice.recipients(line)) {
-        Set<PushConnection> connections = byUser.get(recipient);
-        if (connections == null) {
+        Set<PushConnection> held = byUser.get(recipient);
+        if (held == null) {
           continue;
         }
         notice = notice == null ? PushNotice.decodeAddressed(line) : notice;
-        for (PushConnection connection : connections) {
-          PushFrames.render(notice, connection.caller).ifPresent(connection::offer);
+        for (PushConnection connection : held) {
+          PushFrames.render(notice, connection.caller).filter(frame -> !connection.offer(frame))
+              .ifPresent(frame -> dropped.increment());
         }
       }
     } catch (RuntimeException e) {
@@ -82,7 +99,7 @@ public final class PushHub implements AutoCloseable {
     if (subscription != null) {
       subscription.close();
     }
-    byUser.values().forEach(connections -> connections.forEach(PushConnection::drop));
+    byUser.values().forEach(held -> held.forEach(PushConnection::drop));
     writer.shutdownNow();
   }
 }
