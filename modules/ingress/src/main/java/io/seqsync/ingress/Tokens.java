@@ -11,11 +11,14 @@ import io.seqsync.events.UserIds;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * HS256 JWTs (API.md: Identity): claims {@code sub} (the user id as a decimal string), {@code did}
- * (the device id) and {@code exp}, all required. Thread-safe.
+ * (the device id) and {@code exp}, all required. Tokens that verified are remembered (up to
+ * {@link #CACHED_TOKENS}) until they expire, so a client's every request costs no HMAC. Thread-safe.
  */
 public final class Tokens implements TokenVerifier {
   /**
@@ -29,8 +32,16 @@ public final class Tokens implements TokenVerifier {
 
   static final String DEVICE_CLAIM = "did";
 
+  /** Verified tokens kept: a client sends the same token with every request. */
+  static final int CACHED_TOKENS = 10_000;
+
   private final Algorithm algorithm;
   private final JWTVerifier verifier;
+  // Token text -> its verified caller and expiry. Only tokens that verified are kept, so a forged
+  // one (other signature, other text) never hits; expiry is checked again on every hit.
+  private final Map<String, Verified> verified = new ConcurrentHashMap<>();
+
+  private record Verified(Caller caller, long expiresAtMillis) {}
 
   public Tokens(String secret) {
     if (secret == null || secret.getBytes(StandardCharsets.UTF_8).length < MIN_SECRET_BYTES) {
@@ -72,6 +83,13 @@ public final class Tokens implements TokenVerifier {
 
   @Override
   public Caller verify(String token) {
+    Verified known = verified.get(token);
+    if (known != null) {
+      if (System.currentTimeMillis() < known.expiresAtMillis()) {
+        return known.caller();
+      }
+      verified.remove(token);
+    }
     DecodedJWT jwt;
     try {
       jwt = verifier.verify(token);
@@ -85,6 +103,11 @@ public final class Tokens implements TokenVerifier {
     if (userId.isEmpty() || !DeviceIds.isValid(deviceId)) {
       throw new InvalidTokenException("invalid_token", "the token does not name a valid user and device");
     }
-    return new Caller(userId.get(), deviceId);
+    Caller caller = new Caller(userId.get(), deviceId);
+    if (verified.size() >= CACHED_TOKENS) {
+      verified.clear(); // bounded: the next requests verify again
+    }
+    verified.put(token, new Verified(caller, jwt.getExpiresAtAsInstant().toEpochMilli()));
+    return caller;
   }
 }

@@ -36,12 +36,23 @@ class TokensTest {
   }
 
   @Test
+  void aRememberedTokenIsRefusedOnceItExpires() throws InterruptedException {
+    Instant expiry = Instant.now().plusSeconds(2);
+    String token = tokens.mint(1, "phone", expiry);
+    assertThat(tokens.verify(token)).isEqualTo(new Caller(1, "phone"));
+    Thread.sleep(Duration.between(Instant.now(), expiry).toMillis() + 1_100); // exp has whole seconds
+    assertThatThrownBy(() -> tokens.verify(token)).isInstanceOfSatisfying(InvalidTokenException.class,
+        e -> assertThat(e.code()).isEqualTo("token_expired"));
+  }
+
+  @Test
   void forgedAndMalformedTokensAreRefused() {
     String other = new Tokens("someone-elses-secret-someone-elses-secret").mint(1, "phone", Duration.ofHours(1));
     String good = tokens.mint(1, "phone", Duration.ofHours(1));
     String[] parts = good.split("\\.");
     String unsigned = base64("{\"alg\":\"none\",\"typ\":\"JWT\"}") + "." + parts[1] + ".";
     String tampered = parts[0] + "." + base64("{\"sub\":\"2\",\"did\":\"phone\",\"exp\":4102444800}") + "." + parts[2];
+    assertThat(tokens.verify(good)).isEqualTo(new Caller(1, "phone")); // remembered from now on
     for (String token : new String[] {other, unsigned, tampered, "", "a.b.c", "garbage", good + "x"}) {
       assertThatThrownBy(() -> tokens.verify(token)).as(token).isInstanceOfSatisfying(InvalidTokenException.class,
           e -> assertThat(e.code()).isEqualTo("invalid_token"));
