@@ -9,7 +9,7 @@ import org.jdbi.v3.core.Jdbi;
 /**
  * The committed members of conversations, for listeners that fan out to them: a direct
  * conversation's two users come from its id, a group's from PostgreSQL. One per batch: it
- * remembers what it read, so forget a conversation whose membership the batch changes.
+ * remembers what it read.
  */
 final class ConversationMembers {
   private final Jdbi jdbi;
@@ -21,10 +21,6 @@ final class ConversationMembers {
 
   List<Long> of(String convId) {
     return known.computeIfAbsent(convId, this::read);
-  }
-
-  void forget(String convId) {
-    known.remove(convId);
   }
 
   private List<Long> read(String convId) {

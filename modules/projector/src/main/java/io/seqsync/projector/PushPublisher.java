@@ -10,7 +10,14 @@ import io.seqsync.events.model.RecallApplied;
 import io.seqsync.store.ProjectionResult;
 import io.seqsync.store.PushNotice;
 import io.seqsync.store.StoredMessage;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
 import org.jdbi.v3.core.Jdbi;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.JedisPooled;
@@ -33,33 +40,56 @@ public final class PushPublisher implements CommitListener {
 
   @Override
   public void committed(List<Event> events, ProjectionResult result) {
-    ConversationMembers members = new ConversationMembers(jdbi);
+    List<Set<Long>> recipients = membersAtEachEvent(events, new ConversationMembers(jdbi)::of);
     try (AbstractPipeline pipeline = redis.pipelined()) {
-      for (Event event : events) {
-        publish(pipeline, event, members);
+      for (int i = 0; i < events.size(); i++) {
+        publish(pipeline, events.get(i), recipients.get(i));
       }
     }
   }
 
-  private static void publish(AbstractPipeline pipeline, Event event, ConversationMembers members) {
+  /**
+   * The members of each event's conversation as of that event: the committed membership undone,
+   * walking the batch backwards, by every later change of the batch. So a user added later in the
+   * batch is not pushed the messages before their arrival, and one removed later still gets them.
+   * A membership notice goes to the members after its change. Events between two changes share
+   * one set.
+   */
+  static List<Set<Long>> membersAtEachEvent(List<Event> events, Function<String, List<Long>> committed) {
+    Map<String, Set<Long>> current = new HashMap<>();
+    List<Set<Long>> atEvent = new ArrayList<>(Collections.nCopies(events.size(), Set.of()));
+    for (int i = events.size() - 1; i >= 0; i--) {
+      Event event = events.get(i);
+      Set<Long> members = current.computeIfAbsent(event.getConvId(), convId -> Set.copyOf(committed.apply(convId)));
+      atEvent.set(i, members);
+      if (event.getPayload() instanceof MembershipChanged change) {
+        Set<Long> before = new HashSet<>(members);
+        before.removeAll(change.getAdded());
+        before.addAll(change.getRemoved());
+        current.put(event.getConvId(), Set.copyOf(before));
+      }
+    }
+    return atEvent;
+  }
+
+  private static void publish(AbstractPipeline pipeline, Event event, Set<Long> members) {
     String convId = event.getConvId();
     Object payload = event.getPayload();
     if (payload instanceof MessageAppended appended) {
-      toMembers(pipeline, PushNotice.message(StoredMessage.of(appended.getMessage())), members);
+      PushNotice.message(StoredMessage.of(appended.getMessage())).publish(pipeline, members);
     } else if (payload instanceof RecallApplied recall) {
       StoredMessage notice = StoredMessage.of(recall.getNotice());
-      toMembers(pipeline, PushNotice.message(notice), members);
-      toMembers(pipeline, PushNotice.recall(notice, recall.getRecalledSeq()), members);
+      PushNotice.message(notice).publish(pipeline, members);
+      PushNotice.recall(notice, recall.getRecalledSeq()).publish(pipeline, members);
     } else if (payload instanceof MembershipChanged change) {
-      members.forget(convId);
       StoredMessage notice = StoredMessage.of(change.getNotice());
       PushNotice membership = PushNotice.membership(notice, change.getAdded(), change.getRemoved());
-      toMembers(pipeline, PushNotice.message(notice), members);
-      toMembers(pipeline, membership, members);
+      PushNotice.message(notice).publish(pipeline, members);
+      membership.publish(pipeline, members);
       membership.publish(pipeline, change.getRemoved());
     } else if (payload instanceof ReadAdvanced read) {
-      toMembers(pipeline, PushNotice.position(PushNotice.Kind.READ, convId, read.getUserId(), read.getDeviceId(),
-          read.getSeq()), members);
+      PushNotice.position(PushNotice.Kind.READ, convId, read.getUserId(), read.getDeviceId(), read.getSeq())
+          .publish(pipeline, members);
     } else if (payload instanceof CursorAdvanced cursor) {
       PushNotice.position(PushNotice.Kind.CURSOR, convId, cursor.getUserId(), cursor.getDeviceId(), cursor.getSeq())
           .publish(pipeline, cursor.getUserId());
@@ -67,9 +97,5 @@ public final class PushPublisher implements CommitListener {
       PushNotice.draft(convId, draft.getUserId(), draft.getDeviceId(), draft.getText())
           .publish(pipeline, draft.getUserId());
     }
-  }
-
-  private static void toMembers(AbstractPipeline pipeline, PushNotice notice, ConversationMembers members) {
-    notice.publish(pipeline, members.of(notice.convId()));
   }
 }
