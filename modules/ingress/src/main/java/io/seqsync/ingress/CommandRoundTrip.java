@@ -120,7 +120,7 @@ final class CommandRoundTrip {
         return;
       }
       CompletableFuture<Void> pause = CompletableFuture.runAsync(() -> { },
-          CompletableFuture.delayedExecutor(Math.min(left, POLL_NANOS), TimeUnit.NANOSECONDS));
+          CompletableFuture.delayedExecutor(Math.min(left, POLL_NANOS), TimeUnit.NANOSECONDS, workers));
       CompletableFuture<?> wake = announced.isDone() ? pause : CompletableFuture.anyOf(announced, pause);
       wake.whenCompleteAsync((value, error) -> check(convId, seq, deadline, announced, result), workers);
     } catch (RuntimeException e) {

@@ -4,6 +4,8 @@ import io.javalin.http.Context;
 import io.javalin.router.Endpoint;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -14,20 +16,28 @@ import java.util.concurrent.TimeUnit;
  */
 final class HttpMetrics {
   private final MeterRegistry registry;
+  // One timer per series, built once: a request only looks it up.
+  private final Map<Series, Timer> timers = new ConcurrentHashMap<>();
+
+  private record Series(String method, String route, int status) {}
 
   HttpMetrics(MeterRegistry registry) {
     this.registry = registry;
   }
 
   void record(Context ctx, Float millis) {
-    Timer.builder("http.server.requests")
-        .description("HTTP requests by route, method and status")
-        .tag("method", ctx.method().name())
-        .tag("route", route(ctx))
-        .tag("status", Integer.toString(ctx.statusCode()))
-        .publishPercentileHistogram(false)
-        .register(registry)
+    timers.computeIfAbsent(new Series(ctx.method().name(), route(ctx), ctx.statusCode()), this::timer)
         .record((long) (millis * 1_000_000L), TimeUnit.NANOSECONDS);
+  }
+
+  private Timer timer(Series series) {
+    return Timer.builder("http.server.requests")
+        .description("HTTP requests by route, method and status")
+        .tag("method", series.method())
+        .tag("route", series.route())
+        .tag("status", Integer.toString(series.status()))
+        .publishPercentileHistogram(false)
+        .register(registry);
   }
 
   private static String route(Context ctx) {
