@@ -47,6 +47,7 @@ public final class IngressApp implements AutoCloseable {
     Authentication authentication = new Authentication(tokens);
     StreamEndpoint stream = new StreamEndpoint(authentication, access, publisher, syncs, pushes);
     HttpMetrics metrics = new HttpMetrics(registry);
+    FetchGuard fetchGuard = new FetchGuard(settings.fetch(), registry);
     registry.gauge("seqsync.ingress.pending.replies", replies, ReplyWaiter::pendingCount);
 
     this.javalin = Javalin.create(config -> {
@@ -61,14 +62,14 @@ public final class IngressApp implements AutoCloseable {
       config.routes.wsBeforeUpgrade(Authentication.STREAM_PATH, authentication::authenticate);
 
       config.routes.post("/v1/conversations/{convId}/messages", conversation::send);
-      config.routes.get("/v1/conversations/{convId}/messages", conversation::fetch);
+      config.routes.get("/v1/conversations/{convId}/messages", fetchGuard.messages(conversation::fetch));
       config.routes.post("/v1/conversations/{convId}/messages/{seq}/recall", conversation::recall);
-      config.routes.get("/v1/conversations", conversationList::list);
-      config.routes.get("/v1/conversations/{convId}", positions::activation);
+      config.routes.get("/v1/conversations", fetchGuard.firstScreen(conversationList::list));
+      config.routes.get("/v1/conversations/{convId}", fetchGuard.firstScreen(positions::activation));
       config.routes.put("/v1/conversations/{convId}/draft", positions::draft);
       config.routes.post("/v1/acks", positions::acks);
       config.routes.post("/v1/reads", positions::read);
-      config.routes.post("/v1/sync", handshake::sync);
+      config.routes.post("/v1/sync", fetchGuard.firstScreen(handshake::sync));
       config.routes.ws(Authentication.STREAM_PATH, stream::configure);
       config.routes.get("/health", ops::health);
       config.routes.get("/metrics", ops::metrics);

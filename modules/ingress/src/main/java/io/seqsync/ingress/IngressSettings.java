@@ -1,23 +1,32 @@
 package io.seqsync.ingress;
 
+import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.SeqsyncConfig;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * What the HTTP ingress needs from the configuration: where to listen, how long a send waits for
  * its committed seq before answering 202 ({@code http.reply-budget}), and the largest content a
- * message may have ({@code sequencer.max-content-bytes}, the same limit the sequencer enforces).
+ * message may have ({@code sequencer.max-content-bytes}, the same limit the sequencer enforces),
+ * and the fetches' rate and lanes ({@code fetch.*}).
  */
-public record IngressSettings(String host, int port, Duration replyBudget, int maxContentBytes) {
+public record IngressSettings(String host, int port, Duration replyBudget, int maxContentBytes,
+    SeqsyncConfig.Fetch fetch) {
   public IngressSettings {
     if (port < 0 || port > 65535 || replyBudget.isNegative() || maxContentBytes <= 0) {
       throw new IllegalArgumentException("invalid ingress settings");
     }
   }
 
+  /** With the default fetch limits. */
+  public IngressSettings(String host, int port, Duration replyBudget, int maxContentBytes) {
+    this(host, port, replyBudget, maxContentBytes, ConfigLoader.of(Map.of()).fetch());
+  }
+
   public static IngressSettings from(SeqsyncConfig config) {
     return new IngressSettings(config.http().host(), config.http().port(), config.http().replyBudget(),
-        config.sequencer().maxContentBytes());
+        config.sequencer().maxContentBytes(), config.fetch());
   }
 
   /** The largest request body accepted: room for the largest content, JSON-escaped, and the rest. */
