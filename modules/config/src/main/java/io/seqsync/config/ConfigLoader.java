@@ -83,7 +83,7 @@ public final class ConfigLoader {
             duration("projector.retry-backoff", Duration.ofSeconds(1))),
         new SeqsyncConfig.Fetch(integer("fetch.rate", 50), integer("fetch.burst", 200),
             lane("first-screen", Math.max(1, poolSize / 2), 64, Duration.ofSeconds(2)),
-            lane("paging", Math.max(1, poolSize / 4), 16, Duration.ofMillis(500))));
+            lane("paging", Math.max(1, poolSize / 8), 16, Duration.ofMillis(500))));
   }
 
   private SeqsyncConfig.Fetch.Lane lane(String name, int concurrency, int queue, Duration wait) {
