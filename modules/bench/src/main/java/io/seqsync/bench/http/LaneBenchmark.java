@@ -21,13 +21,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * R23's lane isolation, measured: first-screen fetches ({@code GET .../messages?last=20}) by
- * closed-loop clients alone, then while a flood of history paging ({@code before} and
+ * R23's lane isolation, measured: first-screen fetches ({@code GET .../messages?last=20}) at a
+ * fixed rate (open loop) alone, then while a flood of history paging ({@code before} and
  * {@code after&until} pages) saturates the paging lane, with clients that wait as
  * {@code Retry-After} says (polite) and with clients that come back at once (rude), in rounds of
  * the three, on the whole app in this JVM with its default fetch settings, all in one run. The history is written straight into
@@ -198,7 +199,7 @@ public final class LaneBenchmark {
   }
 
   /**
-   * First-screen clients (and the flood's, unless {@code floodPause} is {@link #NO_FLOOD}) for
+   * First screens at their rate (and the flood, unless {@code floodPause} is {@link #NO_FLOOD}) for
    * {@code settle} seconds, then {@code measured} seconds counted; the flood starts first so that
    * the lane is full when the window opens. {@code floodPause}: see {@link ClosedLoop}.
    */
@@ -208,8 +209,8 @@ public final class LaneBenchmark {
     long windowEnd = windowStart + TimeUnit.SECONDS.toNanos(measured);
     ClosedLoop floodLoop = floodPause == NO_FLOOD ? null
         : new ClosedLoop("bench-flood-", options.floodClients(), this::page, floodPause, windowStart, windowEnd).start();
-    ClosedLoop screenLoop = new ClosedLoop("bench-screen-", options.screenClients(), this::firstScreen, 0,
-        windowStart, windowEnd).start();
+    OpenLoop screenLoop = new OpenLoop("bench-screen", options.screenRate(), this::firstScreen, windowStart, windowEnd)
+        .start();
     FetchBenchmark.sleepUntil(windowStart);
     CpuMeter.Mark mark = cpu.mark();
     FetchBenchmark.sleepUntil(windowEnd);
@@ -225,11 +226,11 @@ public final class LaneBenchmark {
     return phase;
   }
 
-  private HttpResponse<byte[]> firstScreen(int client) throws Exception {
+  private CompletableFuture<HttpResponse<byte[]>> firstScreen() {
     ThreadLocalRandom random = ThreadLocalRandom.current();
     int k = random.nextInt(convIds.size());
-    return send(screenHttp, convIds.get(k) + "/messages?last=" + SCREEN_LAST,
-        screenTokens.get(k).get(random.nextInt(options.devices())));
+    return screenHttp.sendAsync(request(convIds.get(k) + "/messages?last=" + SCREEN_LAST,
+        screenTokens.get(k).get(random.nextInt(options.devices()))), HttpResponse.BodyHandlers.ofByteArray());
   }
 
   private HttpResponse<byte[]> page(int client) throws Exception {
@@ -238,13 +239,13 @@ public final class LaneBenchmark {
     long seq = random.nextLong(FetchBenchmark.PAGE, options.messages() - FetchBenchmark.PAGE);
     String query = (client % 2 == 0) ? "before=" + seq + "&limit=" + FetchBenchmark.PAGE
         : "after=" + seq + "&until=" + (seq + FetchBenchmark.PAGE);
-    return send(floodHttp, convIds.get(k) + "/messages?" + query, floodTokens.get(k).get(random.nextInt(options.devices())));
+    return floodHttp.send(request(convIds.get(k) + "/messages?" + query,
+        floodTokens.get(k).get(random.nextInt(options.devices()))), HttpResponse.BodyHandlers.ofByteArray());
   }
 
-  private HttpResponse<byte[]> send(HttpClient http, String path, String token) throws Exception {
-    HttpRequest request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30))
+  private HttpRequest request(String path, String token) {
+    return HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30))
         .header("Authorization", "Bearer " + token).GET().build();
-    return http.send(request, HttpResponse.BodyHandlers.ofByteArray());
   }
 
   private static HttpClient client(String threads) {

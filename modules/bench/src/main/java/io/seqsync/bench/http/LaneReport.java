@@ -1,6 +1,7 @@
 package io.seqsync.bench.http;
 
 import io.seqsync.config.SeqsyncConfig;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -24,11 +25,11 @@ final class LaneReport {
     out.append(String.format(Locale.ROOT, "Run started %s; %d cores; other processes used %.2f cores just before.%n%n",
         started, Runtime.getRuntime().availableProcessors(), othersBefore));
     out.append(String.format(Locale.ROOT, "Settings: postgres.pool-size=%d; first-screen lane %s; paging lane %s;"
-            + " fetch.rate=%d/s, fetch.burst=%d per device. Load: %d first-screen clients (`?last=%d`), %d flood"
+            + " fetch.rate=%d/s, fetch.burst=%d per device. Load: %d first-screen fetches a second (`?last=%d`, open loop), %d closed-loop flood"
             + " clients (`before=S&limit=50` and `after=A&until=A+50`; rude ones pause %d ms after a 503), %,d conversations x"
             + " %,d messages, %d devices each; %d rounds of %d s per kind.%n%n",
         poolSize, lane(fetch.firstScreen()), lane(fetch.paging()), fetch.ratePerSecond(), fetch.burst(),
-        options.screenClients(), LaneBenchmark.SCREEN_LAST, options.floodClients(), options.rudePauseMillis(), options.conversations(),
+        options.screenRate(), LaneBenchmark.SCREEN_LAST, options.floodClients(), options.rudePauseMillis(), options.conversations(),
         options.messages(), options.devices(), options.rounds(), options.durationSeconds()));
     out.append("| phase | first screens/s | p50 ms | p90 ms | p99 ms | max ms | first screens not 200 |"
         + " paging 200/s | paging 503/s | 429s | CPU: ingress | PostgreSQL | load generator | JVM GC/JIT | other processes |\n");
@@ -39,9 +40,9 @@ final class LaneReport {
       Samples latencies = screens.latencies();
       double seconds = phase.seconds();
       out.append(String.format(Locale.ROOT,
-          "| %s | %,.0f | %.2f | %.2f | %.2f | %.2f | %,d | %s | %s | %,d | %.2f | %.2f | %.2f | %.2f | %.2f |%n",
+          "| %s | %,.0f | %.2f | %.2f | %.2f | %.2f | %s | %s | %s | %,d | %.2f | %.2f | %.2f | %.2f | %.2f |%n",
           phase.label(), latencies.size() / seconds, ms(latencies.percentile(50)), ms(latencies.percentile(90)),
-          ms(latencies.percentile(99)), ms(latencies.max()), screens.total() - screens.count(200),
+          ms(latencies.percentile(99)), ms(latencies.max()), notOk(screens),
           flood == null ? "-" : String.format(Locale.ROOT, "%,.0f", flood.count(200) / seconds),
           flood == null ? "-" : String.format(Locale.ROOT, "%,.0f", flood.count(503) / seconds),
           screens.count(429) + (flood == null ? 0 : flood.count(429)),
@@ -75,6 +76,24 @@ final class LaneReport {
   private static String lane(SeqsyncConfig.Fetch.Lane lane) {
     return String.format(Locale.ROOT, "%d running + %d queued, %d ms wait", lane.concurrency(), lane.queue(),
         lane.maxWait().toMillis());
+  }
+
+  /** How many were not 200, by status: {@code 0}, or {@code 53 (503: 50, error: 3)}. */
+  private static String notOk(LaneBenchmark.Tally tally) {
+    long count = tally.total() - tally.count(200);
+    if (count == 0) {
+      return "0";
+    }
+    List<String> parts = new ArrayList<>();
+    tally.statuses().forEach((status, n) -> {
+      if (status != 200) {
+        parts.add(status + ": " + n);
+      }
+    });
+    if (tally.errors() > 0) {
+      parts.add("error: " + tally.errors());
+    }
+    return String.format(Locale.ROOT, "%,d (%s)", count, String.join(", ", parts));
   }
 
   private static double ms(long micros) {
