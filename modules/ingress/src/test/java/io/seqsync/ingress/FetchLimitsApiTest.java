@@ -2,11 +2,7 @@ package io.seqsync.ingress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.seqsync.config.ConfigLoader;
-import io.seqsync.events.Topics;
-import io.seqsync.localstack.LocalPostgres;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,22 +26,18 @@ class FetchLimitsApiTest {
   private static final String MESSAGES = "/v1/conversations/" + CONV + "/messages";
 
   @TempDir static Path dir;
-  private static LocalPostgres postgres;
-  // Nothing listens there: fetches never touch Kafka.
-  private static CommandPublisher publisher;
+  private static FetchStack stack;
 
   private TestApp test;
 
   @BeforeAll
   static void start() {
-    postgres = LocalPostgres.start(dir, 0);
-    publisher = new CommandPublisher("127.0.0.1:1", Topics.from(ConfigLoader.of(Map.of()).kafka()).commands());
+    stack = FetchStack.start(dir);
   }
 
   @AfterAll
   static void stop() {
-    publisher.close();
-    postgres.close();
+    stack.close();
   }
 
   @AfterEach
@@ -56,7 +48,7 @@ class FetchLimitsApiTest {
   }
 
   private void app(Map<String, String> fetchSettings) {
-    test = new TestApp(postgres, publisher, new ReplyWaiter(), Duration.ofSeconds(1), 1024, fetchSettings);
+    test = stack.app(fetchSettings);
     test.rows.conversation(CONV, 1, 2).messages(CONV, 1, 120, 2);
   }
 

@@ -3,6 +3,7 @@ package io.seqsync.bench.http;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import io.seqsync.app.SeqsyncApp;
+import io.seqsync.bench.CliOptions;
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
@@ -63,17 +64,7 @@ public final class HttpBenchmark {
   private HttpBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    HttpBenchOptions options;
-    try {
-      options = HttpBenchOptions.parse(args);
-    } catch (IllegalArgumentException e) {
-      if (!e.getMessage().equals("help")) {
-        System.err.println(e.getMessage());
-      }
-      System.err.println(HttpBenchOptions.USAGE);
-      System.exit(e.getMessage().equals("help") ? 0 : 2);
-      return;
-    }
+    HttpBenchOptions options = CliOptions.parseOrExit(args, HttpBenchOptions::parse, HttpBenchOptions.USAGE);
     quietLogs();
     if (ForkJoinPool.getCommonPoolParallelism() < 2) {
       // Else CompletableFuture runs every default-executor stage on a new thread, and the JDK's

@@ -1,6 +1,7 @@
 package io.seqsync.bench.http;
 
 import io.seqsync.app.SeqsyncApp;
+import io.seqsync.bench.CliOptions;
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.SeqsyncConfig;
 import java.net.URI;
@@ -108,17 +109,7 @@ public final class LaneBenchmark {
   }
 
   public static void main(String[] args) throws Exception {
-    LaneBenchOptions options;
-    try {
-      options = LaneBenchOptions.parse(args);
-    } catch (IllegalArgumentException e) {
-      if (!e.getMessage().equals("help")) {
-        System.err.println(e.getMessage());
-      }
-      System.err.println(LaneBenchOptions.USAGE);
-      System.exit(e.getMessage().equals("help") ? 0 : 2);
-      return;
-    }
+    LaneBenchOptions options = CliOptions.parseOrExit(args, LaneBenchOptions::parse, LaneBenchOptions.USAGE);
     HttpBenchmark.quietLogs();
     Path dataDir = Files.createTempDirectory("seqsync-bench-lanes-");
     CpuMeter cpu = new CpuMeter(dataDir.toString());
