@@ -27,8 +27,8 @@ record LaneBenchOptions(
         --conversations x --messages: the history, written straight into PostgreSQL.
         --devices: tokens per conversation; every request takes a random one, so no device nears its rate limit.
         --screen-rate: first-screen fetches a second (GET .../messages?last=20, open loop), measured alone and under the floods.
-        --flood-clients: closed-loop history pages (before=S and after=A&until=B, limit 50), first a polite flood
-          (after a 503 a client waits as long as Retry-After says), then a rude one (it waits only --rude-pause-ms).
+        --flood-clients: closed-loop history pages (before=S and after=A&until=B, limit 50): a polite flood
+          (after a 503 a client waits as long as Retry-After says) and a rude one (it waits only --rude-pause-ms).
         --rounds x --duration-s: each round measures the three (alone, polite flood, rude flood) for duration-s each.
         --config: app settings (README's properties) over the defaults, to measure other lane sizes.""";
 
