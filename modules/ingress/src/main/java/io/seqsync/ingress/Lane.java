@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A bounded lane of synchronous requests: at most {@code concurrency} run at once, at most
- * {@code queue} more wait, each at most {@code wait}; anything beyond is refused at once. The
+ * {@code queue} more wait, each at most {@code maxWait}; anything beyond is refused at once. The
  * request runs on the HTTP server thread that waited, so a lane holds at most concurrency + queue
  * server threads and, each request using one PostgreSQL connection at a time, at most concurrency
  * connections. Meters: {@code seqsync.ingress.lane.in.flight}, {@code .waiting} (gauges) and
@@ -61,6 +61,8 @@ final class Lane {
 
   /** A permit, after waiting for one if need be; empty when the lane and its queue are full or the wait ran out. */
   Optional<Permit> enter() {
+    // A newcomer may take a freed place ahead of a waiter (no fairness): cheaper, and a waiter's
+    // delay is bounded by maxWait anyway.
     if (!running.tryAcquire() && !awaitTurn()) {
       rejected.increment();
       return Optional.empty();

@@ -165,6 +165,10 @@ class FetchLimitsApiTest {
       assertThat(paged.size() - refused.size()).as("paging fetches answered").isPositive();
       assertThat(rejected("paging")).isEqualTo(refused.size());
       assertThat(rejected("first-screen")).isZero();
+      assertThat(test.http.get("/metrics", null).body())
+          .contains("seqsync_ingress_lane_rejected_total{lane=\"paging\"} " + refused.size() + ".0")
+          .contains("seqsync_ingress_lane_in_flight{lane=\"first-screen\"}")
+          .contains("seqsync_ingress_fetch_buckets");
     } finally {
       flooding.set(false);
       threads.shutdownNow();
