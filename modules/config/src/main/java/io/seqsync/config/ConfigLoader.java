@@ -53,6 +53,7 @@ public final class ConfigLoader {
 
   private SeqsyncConfig build() {
     int partitions = integer("kafka.partitions", 6);
+    int poolSize = integer("postgres.pool-size", 16);
     return new SeqsyncConfig(
         Path.of(string("data-dir", "data")).toAbsolutePath(),
         new SeqsyncConfig.Kafka(
@@ -65,7 +66,7 @@ public final class ConfigLoader {
         new SeqsyncConfig.Postgres(
             optional("postgres.jdbc-url"), string("postgres.user", "postgres"), string("postgres.password", ""),
             integer("postgres.embedded-port", 15432),
-            integer("postgres.pool-size", 16)),
+            poolSize),
         new SeqsyncConfig.Redis(optional("redis.uri"), integer("redis.embedded-port", 16379)),
         new SeqsyncConfig.Sequencer(
             string("sequencer.application-id", "seqsync-sequencer"),
@@ -80,7 +81,16 @@ public final class ConfigLoader {
         new SeqsyncConfig.Auth(optional("auth.secret"), duration("auth.demo-token-ttl", Duration.ofDays(30))),
         new SeqsyncConfig.Projector(string("projector.group-id", "seqsync-projector"), optional("projector.instance-id"),
             integer("projector.max-poll-records", 2000), duration("projector.session-timeout", Duration.ofSeconds(45)),
-            duration("projector.retry-backoff", Duration.ofSeconds(1))));
+            duration("projector.retry-backoff", Duration.ofSeconds(1))),
+        new SeqsyncConfig.Fetch(integer("fetch.rate", 50), integer("fetch.burst", 200),
+            lane("first-screen", Math.max(1, poolSize / 2), 64, Duration.ofSeconds(2)),
+            lane("paging", Math.max(1, poolSize / 8), 16, Duration.ofMillis(500))));
+  }
+
+  private SeqsyncConfig.Fetch.Lane lane(String name, int concurrency, int queue, Duration wait) {
+    String prefix = "fetch." + name + ".";
+    return new SeqsyncConfig.Fetch.Lane(name, integer(prefix + "concurrency", concurrency),
+        integer(prefix + "queue", queue), duration(prefix + "wait", wait));
   }
 
   // Environment names lose the distinction between '.' and '-': compare the two spellings alike.

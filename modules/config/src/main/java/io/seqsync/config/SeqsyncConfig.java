@@ -11,7 +11,15 @@ import java.util.Optional;
  */
 public record SeqsyncConfig(
     Path dataDir, Kafka kafka, Postgres postgres, Redis redis, Sequencer sequencer, Http http, Auth auth,
-    Projector projector) {
+    Projector projector, Fetch fetch) {
+
+  public SeqsyncConfig {
+    // Each lane holds at most its concurrency in connections: together they leave the projector,
+    // sends and the rest at least one, and paging can never take first screens' connections.
+    require(fetch.firstScreen().concurrency() + fetch.paging().concurrency() < postgres.poolSize(),
+        "fetch.first-screen.concurrency + fetch.paging.concurrency must be below postgres.pool-size ("
+            + postgres.poolSize() + ")");
+  }
 
   /**
    * Kafka: {@code bootstrapServers} empty means an in-process KRaft broker under {@code dataDir/kafka},
@@ -88,6 +96,40 @@ public record SeqsyncConfig(
       require(!groupId.isBlank(), "projector.group-id must not be blank");
       require(maxPollRecords > 0, "projector.max-poll-records must be positive");
       require(!retryBackoff.isNegative(), "projector.retry-backoff must not be negative");
+    }
+  }
+
+  /**
+   * Fetches (GET messages, the handshake, activation, the list): a token bucket per device of
+   * {@code ratePerSecond} refill and {@code burst} size, and two lanes, first screens and history
+   * paging, each with its own bounded concurrency and wait.
+   */
+  public record Fetch(int ratePerSecond, int burst, Lane firstScreen, Lane paging) {
+    /** Of the HTTP server's 250 threads, what the lanes may hold at most; the rest serve everything else. */
+    public static final int MAX_LANE_THREADS = 200;
+
+    public Fetch {
+      require(ratePerSecond > 0 && ratePerSecond <= 1_000_000, "fetch.rate must be 1..1000000");
+      require(burst > 0, "fetch.burst must be positive");
+      require(firstScreen.threads() + paging.threads() <= MAX_LANE_THREADS,
+          "the fetch lanes' concurrency + queue together must be at most " + MAX_LANE_THREADS);
+    }
+
+    /**
+     * A lane: at most {@code concurrency} requests run, at most {@code queue} more wait, each at
+     * most {@code maxWait} for its turn ({@code fetch.<name>.wait}).
+     */
+    public record Lane(String name, int concurrency, int queue, Duration maxWait) {
+      public Lane {
+        require(concurrency > 0, "fetch." + name + ".concurrency must be positive");
+        require(queue >= 0, "fetch." + name + ".queue must not be negative");
+        require(!maxWait.isNegative(), "fetch." + name + ".wait must not be negative");
+      }
+
+      /** The most HTTP server threads this lane can hold: running and waiting. */
+      public int threads() {
+        return concurrency + queue;
+      }
     }
   }
 

@@ -49,6 +49,7 @@ public final class IngressApp implements AutoCloseable {
     Authentication authentication = new Authentication(tokens);
     StreamEndpoint stream = new StreamEndpoint(authentication, access, publisher, syncs, pushes);
     HttpMetrics metrics = new HttpMetrics(registry);
+    FetchGuard fetchGuard = new FetchGuard(settings.fetch(), registry);
     registry.gauge("seqsync.ingress.pending.replies", replies, ReplyWaiter::pendingCount);
     registry.gauge("seqsync.push.connections", pushes, PushHub::connectionCount);
     FunctionCounter.builder("seqsync.push.dropped", pushes, PushHub::droppedCount)
@@ -66,14 +67,14 @@ public final class IngressApp implements AutoCloseable {
       config.routes.wsBeforeUpgrade(Authentication.STREAM_PATH, authentication::authenticate);
 
       config.routes.post("/v1/conversations/{convId}/messages", conversation::send);
-      config.routes.get("/v1/conversations/{convId}/messages", conversation::fetch);
+      config.routes.get("/v1/conversations/{convId}/messages", fetchGuard.messages(conversation::fetch));
       config.routes.post("/v1/conversations/{convId}/messages/{seq}/recall", conversation::recall);
-      config.routes.get("/v1/conversations", conversationList::list);
-      config.routes.get("/v1/conversations/{convId}", positions::activation);
+      config.routes.get("/v1/conversations", fetchGuard.firstScreen(conversationList::list));
+      config.routes.get("/v1/conversations/{convId}", fetchGuard.firstScreen(positions::activation));
       config.routes.put("/v1/conversations/{convId}/draft", positions::draft);
       config.routes.post("/v1/acks", positions::acks);
       config.routes.post("/v1/reads", positions::read);
-      config.routes.post("/v1/sync", handshake::sync);
+      config.routes.post("/v1/sync", fetchGuard.firstScreen(handshake::sync));
       config.routes.post("/v1/groups", groups::create);
       config.routes.post("/v1/conversations/{convId}/members", groups::changeMembers);
       config.routes.ws(Authentication.STREAM_PATH, stream::configure);

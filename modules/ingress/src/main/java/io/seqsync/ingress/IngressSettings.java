@@ -1,16 +1,20 @@
 package io.seqsync.ingress;
 
+import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.SeqsyncConfig;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * What the HTTP ingress needs from the configuration: where to listen, how long a send waits for
  * its committed seq before answering 202 ({@code http.reply-budget}), and the largest content a
  * message may have ({@code sequencer.max-content-bytes}) and the most members a group may have
- * ({@code sequencer.max-group-members}): the same limits the sequencer enforces.
+ * ({@code sequencer.max-group-members}): the same limits the sequencer enforces; and the
+ * fetches' rate and lanes ({@code fetch.*}).
  */
-public record IngressSettings(String host, int port, Duration replyBudget, int maxContentBytes, int maxGroupMembers) {
-  static final int DEFAULT_MAX_GROUP_MEMBERS = 10_000;
+public record IngressSettings(String host, int port, Duration replyBudget, int maxContentBytes, int maxGroupMembers,
+    SeqsyncConfig.Fetch fetch) {
+  private static final SeqsyncConfig DEFAULTS = ConfigLoader.of(Map.of());
 
   public IngressSettings {
     if (port < 0 || port > 65535 || replyBudget.isNegative() || maxContentBytes <= 0 || maxGroupMembers < 2) {
@@ -18,13 +22,14 @@ public record IngressSettings(String host, int port, Duration replyBudget, int m
     }
   }
 
+  /** With the default group limit and fetch limits. */
   public IngressSettings(String host, int port, Duration replyBudget, int maxContentBytes) {
-    this(host, port, replyBudget, maxContentBytes, DEFAULT_MAX_GROUP_MEMBERS);
+    this(host, port, replyBudget, maxContentBytes, DEFAULTS.sequencer().maxGroupMembers(), DEFAULTS.fetch());
   }
 
   public static IngressSettings from(SeqsyncConfig config) {
     return new IngressSettings(config.http().host(), config.http().port(), config.http().replyBudget(),
-        config.sequencer().maxContentBytes(), config.sequencer().maxGroupMembers());
+        config.sequencer().maxContentBytes(), config.sequencer().maxGroupMembers(), config.fetch());
   }
 
   /** The largest request body accepted: room for the largest content, JSON-escaped, and the rest. */

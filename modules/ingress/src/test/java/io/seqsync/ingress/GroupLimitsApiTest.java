@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 class GroupLimitsApiTest {
   private static final String GROUP = "g:full";
   private static final String MEMBERS = "/v1/conversations/" + GROUP + "/members";
+  private static final int MAX_MEMBERS = 10_000; // the default of sequencer.max-group-members
 
   @TempDir static Path dir;
   private static LocalPostgres postgres;
@@ -38,7 +39,7 @@ class GroupLimitsApiTest {
     test.database.jdbi().useHandle(handle -> {
       handle.execute("update conversations set owner_id = 1 where conv_id = ?", GROUP);
       handle.execute("insert into conversation_members (conv_id, user_id, joined_seq)"
-          + " select ?, id, 1 from generate_series(1, ?) as id", GROUP, IngressSettings.DEFAULT_MAX_GROUP_MEMBERS);
+          + " select ?, id, 1 from generate_series(1, ?) as id", GROUP, MAX_MEMBERS);
     });
   }
 
@@ -53,7 +54,7 @@ class GroupLimitsApiTest {
   void aFullGroupTakesNobodyMoreAndAnOversizedGroupIsNeverCreated() {
     String owner = test.token(1, "phone");
     assertError(test.http.post(MEMBERS, owner, "{\"add\":[\"20000\"]}"), 409, "group_full");
-    String others = LongStream.rangeClosed(2, IngressSettings.DEFAULT_MAX_GROUP_MEMBERS + 1)
+    String others = LongStream.rangeClosed(2, MAX_MEMBERS + 1)
         .mapToObj(id -> "\"" + id + "\"").collect(Collectors.joining(","));
     assertError(test.http.post("/v1/groups", owner, "{\"name\":\"big\",\"members\":[" + others + "]}"),
         413, "too_many_members");

@@ -2,6 +2,8 @@ package io.seqsync.ingress;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.localstack.LocalPostgres;
 import io.seqsync.store.ConversationIndex;
 import io.seqsync.store.ConversationIndexRebuild;
@@ -10,6 +12,8 @@ import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.Database;
 import io.seqsync.store.MessageQueries;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import redis.clients.jedis.JedisPooled;
 
@@ -20,6 +24,7 @@ import redis.clients.jedis.JedisPooled;
 final class TestApp implements AutoCloseable {
   static final String SECRET = "test-secret-test-secret-test-secret-0123";
   private static final AtomicInteger DATABASES = new AtomicInteger();
+  private static final int POOL_SIZE = 4;
 
   final Database database;
   final Rows rows;
@@ -30,10 +35,20 @@ final class TestApp implements AutoCloseable {
   private JedisPooled unusedRedis;
 
   TestApp(LocalPostgres postgres, CommandPublisher publisher, ReplyWaiter waiter, Duration replyBudget, int maxContentBytes) {
+    this(postgres, publisher, waiter, replyBudget, maxContentBytes, Map.of());
+  }
+
+  /** With {@code fetchSettings} ({@code fetch.*} properties) over the defaults for this pool. */
+  TestApp(LocalPostgres postgres, CommandPublisher publisher, ReplyWaiter waiter, Duration replyBudget, int maxContentBytes,
+      Map<String, String> fetchSettings) {
     String url = postgres.createDatabase("ingress_" + ProcessHandle.current().pid() + "_" + DATABASES.incrementAndGet());
-    database = Database.open(url, postgres.user(), postgres.password(), 4);
+    database = Database.open(url, postgres.user(), postgres.password(), POOL_SIZE);
     rows = new Rows(database.jdbi());
-    app = new IngressApp(new IngressSettings("127.0.0.1", 0, replyBudget, maxContentBytes), publisher, waiter,
+    Map<String, String> properties = new HashMap<>(fetchSettings);
+    properties.put("postgres.pool-size", Integer.toString(POOL_SIZE));
+    SeqsyncConfig config = ConfigLoader.of(properties);
+    app = new IngressApp(new IngressSettings("127.0.0.1", 0, replyBudget, maxContentBytes,
+        config.sequencer().maxGroupMembers(), config.fetch()), publisher, waiter,
         new MessageQueries(database.jdbi()), new ConversationQueries(database.jdbi()), unusedList(), new PushHub(), tokens, registry)
         .start();
     http = new Http(app.port());

@@ -328,7 +328,7 @@ final class FetchBenchmark {
   private record Row(long msgId, String convId, long seq, long senderId, String senderDevice, String clientMsgId,
       String type, String content, long createTime, boolean recalled) {}
 
-  private static void sleepUntil(long nanos) {
+  static void sleepUntil(long nanos) {
     long wait;
     while ((wait = nanos - System.nanoTime()) > 0) {
       try {

@@ -107,7 +107,7 @@ record HttpBenchOptions(
     return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + "s" : duration.toMillis() + "ms";
   }
 
-  private static Optional<String> value(Map<String, String> given, String name) {
+  static Optional<String> value(Map<String, String> given, String name) {
     String value = given.getOrDefault(name, System.getProperty("bench." + name));
     return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.trim());
   }
@@ -124,7 +124,7 @@ record HttpBenchOptions(
     };
   }
 
-  private static long number(Map<String, String> given, String name, long fallback) {
+  static long number(Map<String, String> given, String name, long fallback) {
     Optional<String> value = value(given, name);
     try {
       long parsed = value.isPresent() ? Long.parseLong(value.get().replace("_", "")) : fallback;
@@ -137,7 +137,7 @@ record HttpBenchOptions(
     }
   }
 
-  private static int positive(Map<String, String> given, String name, int fallback) {
+  static int positive(Map<String, String> given, String name, int fallback) {
     long value = number(given, name, fallback);
     if (value == 0) {
       throw new IllegalArgumentException("--" + name + " must be positive");

@@ -3,6 +3,7 @@ package io.seqsync.bench.http;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import io.seqsync.app.SeqsyncApp;
+import io.seqsync.bench.CliOptions;
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
@@ -63,17 +64,7 @@ public final class HttpBenchmark {
   private HttpBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    HttpBenchOptions options;
-    try {
-      options = HttpBenchOptions.parse(args);
-    } catch (IllegalArgumentException e) {
-      if (!e.getMessage().equals("help")) {
-        System.err.println(e.getMessage());
-      }
-      System.err.println(HttpBenchOptions.USAGE);
-      System.exit(e.getMessage().equals("help") ? 0 : 2);
-      return;
-    }
+    HttpBenchOptions options = CliOptions.parseOrExit(args, HttpBenchOptions::parse, HttpBenchOptions.USAGE);
     quietLogs();
     if (ForkJoinPool.getCommonPoolParallelism() < 2) {
       // Else CompletableFuture runs every default-executor stage on a new thread, and the JDK's
@@ -123,7 +114,11 @@ public final class HttpBenchmark {
         "http.host", "127.0.0.1",
         "http.port", "0",
         "kafka.partitions", Integer.toString(options.partitions()),
-        "sequencer.commit-interval", interval.toMillis() + "ms"));
+        "sequencer.commit-interval", interval.toMillis() + "ms",
+        // The fetch phase's pages (after=X) run in the paging lane: as wide as the default pool of 16
+        // allows next to the first-screen lane's 8, and every client's page waits its turn, no 503.
+        "fetch.paging.concurrency", "7",
+        "fetch.paging.queue", Integer.toString(options.fetchClients())));
     ExecutorService httpThreads = Executors.newFixedThreadPool(2, named("bench-http-"));
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(httpThreads)
         .connectTimeout(Duration.ofSeconds(5)).build();
@@ -519,7 +514,7 @@ public final class HttpBenchmark {
     return text.length() <= 200 ? text : text.substring(0, 200) + "...";
   }
 
-  private static void quietLogs() {
+  static void quietLogs() {
     if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
       for (String name : List.of("io.zonky", "org.eclipse.jetty", "io.javalin", "redis", "com.zaxxer", "org.jdbi",
           "org.apache.kafka", "kafka", "io.seqsync")) {
@@ -528,7 +523,7 @@ public final class HttpBenchmark {
     }
   }
 
-  private static java.util.concurrent.ThreadFactory named(String prefix) {
+  static java.util.concurrent.ThreadFactory named(String prefix) {
     AtomicInteger count = new AtomicInteger();
     return runnable -> {
       Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
@@ -537,7 +532,7 @@ public final class HttpBenchmark {
     };
   }
 
-  private static void deleteTree(Path root) {
+  static void deleteTree(Path root) {
     try (Stream<Path> paths = Files.walk(root)) {
       paths.sorted(Comparator.reverseOrder()).forEach(path -> {
         try {
