@@ -5,13 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.seqsync.events.model.ChangeMembership;
 import io.seqsync.events.model.Command;
-import java.io.ByteArrayOutputStream;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -38,29 +36,29 @@ class DecoderFuzzTest {
 
   @Property(tries = 300)
   void arbitraryBytesBehindAKnownHeaderDecodeOrAreRefused(@ForAll @Size(max = 200) byte[] body) {
-    decodeOrRefuse(EventSerdes.command(), concat(header(EventSerdes.command(), sampleCommand()), body));
+    decodeOrRefuse(EventSerdes.command(), ByteMutation.concat(header(EventSerdes.command(), sampleCommand()), body));
   }
 
   @Property(tries = 400)
-  void mutatedCommandsDecodeOrAreRefused(@ForAll("commands") byte[] encoded, @ForAll("mutations") List<Mutation> mutations) {
-    decodeOrRefuse(EventSerdes.command(), Mutation.applyAll(encoded, mutations));
+  void mutatedCommandsDecodeOrAreRefused(@ForAll("commands") byte[] encoded, @ForAll("mutations") List<ByteMutation> mutations) {
+    decodeOrRefuse(EventSerdes.command(), ByteMutation.applyAll(encoded, mutations));
   }
 
   @Property(tries = 400)
-  void mutatedEventsDecodeOrAreRefused(@ForAll("events") byte[] encoded, @ForAll("mutations") List<Mutation> mutations) {
-    decodeOrRefuse(EventSerdes.event(), Mutation.applyAll(encoded, mutations));
+  void mutatedEventsDecodeOrAreRefused(@ForAll("events") byte[] encoded, @ForAll("mutations") List<ByteMutation> mutations) {
+    decodeOrRefuse(EventSerdes.event(), ByteMutation.applyAll(encoded, mutations));
   }
 
   @Property(tries = 100)
   void mutatedDuplicatesDecodeOrAreRefused(@ForAll("duplicates") byte[] encoded,
-      @ForAll("mutations") List<Mutation> mutations) {
-    decodeOrRefuse(EventSerdes.duplicate(), Mutation.applyAll(encoded, mutations));
+      @ForAll("mutations") List<ByteMutation> mutations) {
+    decodeOrRefuse(EventSerdes.duplicate(), ByteMutation.applyAll(encoded, mutations));
   }
 
   @Example
   void aForgedStringLengthAllocatesNothingLikeIt() {
     for (long length : new long[] {Integer.MAX_VALUE - 8, Integer.MAX_VALUE, 1L << 40, -1, Long.MIN_VALUE}) {
-      byte[] forged = concat(header(EventSerdes.command(), sampleCommand()), zigZag(length));
+      byte[] forged = ByteMutation.concat(header(EventSerdes.command(), sampleCommand()), ByteMutation.zigZag(length));
       assertRefusedCheaply(forged);
     }
   }
@@ -72,7 +70,7 @@ class DecoderFuzzTest {
     // The add array's count sits right after the union index (6th branch, zig-zag 10) of the payload.
     int countAt = indexOf(valid, (byte) 10) + 1;
     for (long count : new long[] {Integer.MAX_VALUE - 8, 1L << 40, -(1L << 40)}) {
-      byte[] forged = concat(Arrays.copyOf(valid, countAt), zigZag(count), new byte[] {14, 0, 0, 0});
+      byte[] forged = ByteMutation.concat(Arrays.copyOf(valid, countAt), ByteMutation.zigZag(count), new byte[] {14, 0, 0, 0});
       assertRefusedCheaply(forged);
     }
     assertThat(((ChangeMembership) EventSerdes.command().decode(valid).getPayload()).getAdd()).containsExactly(7L);
@@ -94,8 +92,8 @@ class DecoderFuzzTest {
   }
 
   @Provide
-  Arbitrary<List<Mutation>> mutations() {
-    return Mutation.arbitrary().list().ofMinSize(1).ofMaxSize(4);
+  Arbitrary<List<ByteMutation>> mutations() {
+    return ByteMutation.arbitrary().list().ofMinSize(1).ofMaxSize(4);
   }
 
   private static void decodeOrRefuse(AvroSerde<?> serde, byte[] bytes) {
@@ -128,17 +126,6 @@ class DecoderFuzzTest {
     return Arrays.copyOf(serde.encode(record), HEADER);
   }
 
-  private static byte[] zigZag(long value) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    long n = (value << 1) ^ (value >> 63);
-    while ((n & ~0x7FL) != 0) {
-      out.write((int) ((n & 0x7F) | 0x80));
-      n >>>= 7;
-    }
-    out.write((int) n);
-    return out.toByteArray();
-  }
-
   private static int indexOf(byte[] bytes, byte wanted) {
     // The last occurrence: the union index follows every string of the command.
     for (int i = bytes.length - 1; i >= HEADER; i--) {
@@ -147,59 +134,5 @@ class DecoderFuzzTest {
       }
     }
     throw new AssertionError("not found");
-  }
-
-  private static byte[] concat(byte[]... parts) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    for (byte[] part : parts) {
-      out.writeBytes(part);
-    }
-    return out.toByteArray();
-  }
-
-  /** One edit of an encoding: what a corrupt disk, a buggy producer or an attacker might do. */
-  record Mutation(Kind kind, int position, int value) {
-    enum Kind { FLIP_BIT, SET_BYTE, INSERT_BYTE, DELETE_BYTE, TRUNCATE, INSERT_HUGE_VARINT, APPEND }
-
-    static Arbitrary<Mutation> arbitrary() {
-      return Combinators.combine(Arbitraries.of(Kind.class), Arbitraries.integers().between(0, 10_000),
-          Arbitraries.oneOf(Arbitraries.integers().between(0, 255), Arbitraries.of(0x00, 0x01, 0x7F, 0x80, 0xFF)))
-          .as(Mutation::new);
-    }
-
-    static byte[] applyAll(byte[] bytes, List<Mutation> mutations) {
-      byte[] result = bytes;
-      for (Mutation mutation : mutations) {
-        result = mutation.apply(result);
-      }
-      return result;
-    }
-
-    byte[] apply(byte[] bytes) {
-      if (bytes.length == 0) {
-        return new byte[] {(byte) value};
-      }
-      int at = position % bytes.length;
-      byte[] copy = bytes.clone();
-      return switch (kind) {
-        case FLIP_BIT -> {
-          copy[at] ^= (byte) (1 << (value % 8));
-          yield copy;
-        }
-        case SET_BYTE -> {
-          copy[at] = (byte) value;
-          yield copy;
-        }
-        case INSERT_BYTE -> concat(Arrays.copyOf(bytes, at), new byte[] {(byte) value}, tail(bytes, at));
-        case DELETE_BYTE -> concat(Arrays.copyOf(bytes, at), tail(bytes, at + 1));
-        case TRUNCATE -> Arrays.copyOf(bytes, at);
-        case INSERT_HUGE_VARINT -> concat(Arrays.copyOf(bytes, at), zigZag((long) value << 24 | 0xFFFFFF), tail(bytes, at));
-        case APPEND -> concat(bytes, new byte[] {(byte) value});
-      };
-    }
-
-    private static byte[] tail(byte[] bytes, int from) {
-      return Arrays.copyOfRange(bytes, Math.min(from, bytes.length), bytes.length);
-    }
   }
 }

@@ -23,12 +23,15 @@ import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 
-/** jqwik generators of well-formed records of every record type and payload, to encode and then mutate. */
-final class SampleRecords {
+/**
+ * jqwik generators of well-formed records of every record type and payload, to encode and then
+ * mutate (shared with other modules' tests).
+ */
+public final class SampleRecords {
   private SampleRecords() {}
 
   /** Commands of every payload type, with arbitrary (not necessarily valid) field values. */
-  static Arbitrary<Command> commands() {
+  public static Arbitrary<Command> commands() {
     Arbitrary<String> text = texts();
     Arbitrary<Long> number = Arbitraries.longs();
     Arbitrary<Object> payload = Arbitraries.oneOf(
@@ -43,7 +46,7 @@ final class SampleRecords {
   }
 
   /** Events of every payload type. */
-  static Arbitrary<Event> events() {
+  public static Arbitrary<Event> events() {
     Arbitrary<String> text = texts();
     Arbitrary<Long> number = Arbitraries.longs();
     Arbitrary<Message> message = Combinators.combine(number, text, number, number, text, text,
@@ -62,12 +65,12 @@ final class SampleRecords {
     return Combinators.combine(text, text, number, payload).as(Event::new);
   }
 
-  static Arbitrary<DuplicateCommand> duplicates() {
+  public static Arbitrary<DuplicateCommand> duplicates() {
     return Combinators.combine(texts(), texts(), Arbitraries.longs(), Arbitraries.longs()).as(DuplicateCommand::new);
   }
 
   /** Short strings from all of Unicode, and some ids as the system writes them. */
-  static Arbitrary<String> texts() {
+  public static Arbitrary<String> texts() {
     return Arbitraries.oneOf(Arbitraries.strings().ofMaxLength(12),
         Arbitraries.of("d:1:2", "g:team", "phone", "c-1", ""));
   }
