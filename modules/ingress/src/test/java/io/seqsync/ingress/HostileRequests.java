@@ -160,6 +160,9 @@ final class HostileRequests {
       if (containers.isEmpty()) {
         return this.value.deepCopy();
       }
+      if (kind == Kind.OVERSIZE && nodes(root) > 100) {
+        return root; // oversized once is enough: twice nested would need gigabytes
+      }
       JsonNode target = containers.get(Math.floorMod(pick, containers.size()));
       JsonNode value = this.value.deepCopy();
       if (target instanceof ObjectNode object && !object.isEmpty()) {
@@ -192,6 +195,14 @@ final class HostileRequests {
         }
       }
       return root;
+    }
+
+    private static int nodes(JsonNode node) {
+      int count = 1;
+      for (JsonNode child : node) {
+        count += nodes(child);
+      }
+      return count;
     }
 
     private static void collectContainers(JsonNode node, List<JsonNode> into) {
