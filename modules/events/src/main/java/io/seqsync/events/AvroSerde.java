@@ -2,11 +2,16 @@ package io.seqsync.events;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
-import org.apache.avro.message.BinaryMessageDecoder;
+import org.apache.avro.SchemaNormalization;
+import org.apache.avro.io.DatumReader;
 import org.apache.avro.message.BinaryMessageEncoder;
 import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.avro.util.ClassSecurityValidator;
 import org.apache.kafka.common.errors.SerializationException;
@@ -18,7 +23,10 @@ import org.apache.kafka.common.serialization.Serializer;
  * The one serde of seqsync's Avro records: Avro single-object encoding (a 10-byte header with the
  * writer schema's fingerprint, then the binary datum). Decoding resolves the writer schema by
  * fingerprint among the current one and every released version ({@link SchemaHistory}), so old
- * records read into today's classes. Thread-safe: Avro's message encoder and decoder are.
+ * records read into today's classes. Decoding goes through a {@link BoundedDecoder}: bytes from
+ * a topic are untrusted, and whatever they are, decoding yields a record or throws a
+ * {@link SerializationException} (never another exception, never an allocation sized by a
+ * forged length prefix). Thread-safe: Avro's encoder and datum readers are.
  */
 public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Serializer<T>, Deserializer<T> {
   private static final String MODEL_PACKAGE = "io.seqsync.events.model";
@@ -29,21 +37,26 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
         ClassSecurityValidator.getGlobal(), type -> type.getPackageName().equals(MODEL_PACKAGE)));
   }
 
+  // Avro's single-object encoding: a marker, the writer schema's 64-bit fingerprint, the datum.
+  private static final byte[] MARKER = {(byte) 0xC3, 0x01};
+  private static final int HEADER_BYTES = MARKER.length + 8;
+
   private final Schema schema;
   private final BinaryMessageEncoder<T> encoder;
-  private final BinaryMessageDecoder<T> decoder;
+  private final Map<Long, DatumReader<T>> readersByFingerprint = new ConcurrentHashMap<>();
 
   /** A serde for records of {@code schema} that also reads {@code history}'s versions of it. */
   public AvroSerde(Schema schema, SchemaHistory history) {
     this.schema = schema;
     this.encoder = new BinaryMessageEncoder<>(SpecificData.get(), schema);
-    this.decoder = new BinaryMessageDecoder<>(SpecificData.get(), schema);
-    history.versionsOf(schema.getFullName()).forEach(decoder::addSchema);
+    addWriterSchema(schema);
+    history.versionsOf(schema.getFullName()).forEach(this::addWriterSchema);
   }
 
   /** Teach the decoder one more writer schema (tests of evolution use it). */
   public void addWriterSchema(Schema writerSchema) {
-    decoder.addSchema(writerSchema);
+    readersByFingerprint.put(SchemaNormalization.parsingFingerprint64(writerSchema),
+        new SpecificDatumReader<>(writerSchema, schema, SpecificData.get()));
   }
 
   public Schema schema() {
@@ -63,14 +76,28 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
 
   /** Decodes, or throws {@link SerializationException} saying why the bytes are not a record of ours. */
   public T decode(byte[] bytes) {
-    if (bytes == null || bytes.length == 0) {
-      throw new SerializationException("undecodable " + schema.getName() + ": no bytes");
+    if (bytes == null || bytes.length < HEADER_BYTES || bytes[0] != MARKER[0] || bytes[1] != MARKER[1]) {
+      throw undecodable("not Avro single-object encoding", null);
+    }
+    long fingerprint = ByteBuffer.wrap(bytes, MARKER.length, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
+    DatumReader<T> reader = readersByFingerprint.get(fingerprint);
+    if (reader == null) {
+      throw undecodable("unknown writer schema fingerprint " + Long.toHexString(fingerprint), null);
     }
     try {
-      return decoder.decode(bytes);
-    } catch (IOException | AvroRuntimeException | IndexOutOfBoundsException | NegativeArraySizeException e) {
-      throw new SerializationException("undecodable " + schema.getName() + ": " + e.getMessage(), e);
+      BoundedDecoder decoder = new BoundedDecoder(bytes, HEADER_BYTES, bytes.length - HEADER_BYTES);
+      T record = reader.read(null, decoder);
+      if (decoder.remaining() != 0) {
+        throw undecodable(decoder.remaining() + " bytes after the record", null);
+      }
+      return record;
+    } catch (IOException | RuntimeException e) { // Avro throws a zoo of unchecked ones on bad input
+      throw e instanceof SerializationException known ? known : undecodable(e.toString(), e);
     }
+  }
+
+  private SerializationException undecodable(String why, Throwable cause) {
+    return new SerializationException("undecodable " + schema.getName() + ": " + why, cause);
   }
 
   @Override

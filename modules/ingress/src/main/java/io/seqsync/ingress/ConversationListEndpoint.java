@@ -28,13 +28,12 @@ final class ConversationListEndpoint {
     if (text == null) {
       return DEFAULT_LIMIT;
     }
-    try {
+    // Digits only (parseInt would also take a sign), and short enough to parse.
+    if (!text.isEmpty() && text.length() <= 3 && text.chars().allMatch(c -> c >= '0' && c <= '9')) {
       int limit = Integer.parseInt(text);
       if (limit >= 1 && limit <= MAX_LIMIT) {
         return limit;
       }
-    } catch (NumberFormatException ignored) {
-      // answered below
     }
     throw ApiException.badRequest("invalid_parameter", "limit must be an integer from 1 to " + MAX_LIMIT);
   }

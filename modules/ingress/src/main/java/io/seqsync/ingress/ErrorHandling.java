@@ -13,12 +13,13 @@ import org.jdbi.v3.core.ConnectionException;
 import org.jdbi.v3.core.JdbiException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
  * Turns every failure into {@code {"error":{"code","message"}}} with a fitting status: the API's
  * own errors as thrown, Javalin's (unknown route 404, wrong method 405, body too large 413, ...)
- * with their status, a database that cannot be reached 503, anything else 500 (a bug: logged, and
- * never caused by what a client sends, which is validated first).
+ * with their status, a database or Redis that cannot be reached 503, anything else 500 (a bug:
+ * logged, and never caused by what a client sends, which is validated first).
  */
 final class ErrorHandling {
   private static final Logger log = LoggerFactory.getLogger(ErrorHandling.class);
@@ -40,6 +41,9 @@ final class ErrorHandling {
     } else if (error instanceof JdbiException && isConnectionFailure(error)) {
       log.warn("PostgreSQL unavailable for {} {}: {}", ctx.method(), ctx.path(), error.toString());
       write(ctx, 503, "database_unavailable", "PostgreSQL is unavailable; retry later");
+    } else if (error instanceof JedisConnectionException) {
+      log.warn("Redis unavailable for {} {}: {}", ctx.method(), ctx.path(), error.toString());
+      write(ctx, 503, "redis_unavailable", "Redis is unavailable; retry later");
     } else {
       log.error("unexpected failure in {} {}", ctx.method(), ctx.path(), error);
       write(ctx, 500, "internal", "unexpected server error");
@@ -47,10 +51,22 @@ final class ErrorHandling {
   }
 
   static void write(Context ctx, int status, String code, String message) {
+    consumeBody(ctx);
     if (status == 401) {
       ctx.header("WWW-Authenticate", "Bearer");
     }
     ctx.status(status).json(Views.ErrorBody.of(code, message));
+  }
+
+  // An answer sent while the client is still writing its body (a request refused for its path,
+  // say) makes Jetty close the connection with bytes unread, and the client may then lose the
+  // answer to a reset. So the body is read first, unless it is over the size limit anyway.
+  private static void consumeBody(Context ctx) {
+    try {
+      ctx.bodyAsBytes();
+    } catch (RuntimeException tooLargeOrGone) {
+      // nothing left to read that the client could still be writing within the limit
+    }
   }
 
   private static Throwable unwrap(Throwable error) {

@@ -53,6 +53,28 @@ final class Json {
     return value.textValue();
   }
 
+  /**
+   * A required string field that is storable text: no NUL (PostgreSQL's text cannot hold it) and
+   * no unpaired surrogate (it would be silently replaced by {@code ?} on the way to storage).
+   */
+  static String text(ObjectNode body, String field) {
+    String text = string(body, field);
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '\u0000') {
+        throw ApiException.badRequest("invalid_field", field + " must not contain NUL (U+0000)");
+      }
+      if (Character.isSurrogate(c)) {
+        if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+          i++;
+        } else {
+          throw ApiException.badRequest("invalid_field", field + " contains an unpaired UTF-16 surrogate");
+        }
+      }
+    }
+    return text;
+  }
+
   /** A non-negative integer that fits 64 bits. */
   static long seq(JsonNode value, String field) {
     if (value == null || !value.isIntegralNumber() || !value.canConvertToLong() || value.longValue() < 0) {

@@ -18,6 +18,12 @@ import org.eclipse.jetty.util.Callback;
 final class JsonErrorHandler extends ErrorHandler {
   private static final String JSON = "application/json;charset=utf-8";
 
+  // Jetty answers only GET, POST and HEAD with a body by default: a bad PUT got an empty 400.
+  @Override
+  public boolean errorPageForMethod(String method) {
+    return true;
+  }
+
   @Override
   protected void generateResponse(Request request, Response response, int code, String message, Throwable cause,
       Callback callback) {

@@ -51,9 +51,9 @@ final class PositionRequests {
     return position(body, "");
   }
 
-  /** {@code {"text"}} of a draft; an empty text clears it. */
+  /** {@code {"text"}} of a draft; an empty text clears it. Storable text (see {@link Json#text}). */
   static String draft(ObjectNode body, int maxBytes) {
-    String text = Json.string(body, "text");
+    String text = Json.text(body, "text");
     if (text.getBytes(StandardCharsets.UTF_8).length > maxBytes) {
       throw ApiException.tooLarge("draft_too_large", "text exceeds " + maxBytes + " bytes");
     }

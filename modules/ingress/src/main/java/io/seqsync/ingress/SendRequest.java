@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * The body of a send, validated by the same rules as the sequencer's: clientMsgId 1-128
  * characters without control characters, type text, image or file, content at most
- * {@code maxContentBytes} bytes of UTF-8.
+ * {@code maxContentBytes} bytes of UTF-8 without NUL (and no unpaired surrogate anywhere).
  */
 record SendRequest(String clientMsgId, MessageType type, String content) {
   static final int MAX_CLIENT_MSG_ID = 128;
@@ -16,7 +16,7 @@ record SendRequest(String clientMsgId, MessageType type, String content) {
       Map.of("text", MessageType.TEXT, "image", MessageType.IMAGE, "file", MessageType.FILE);
 
   static SendRequest parse(ObjectNode body, int maxContentBytes) {
-    String clientMsgId = Json.string(body, "clientMsgId");
+    String clientMsgId = Json.text(body, "clientMsgId");
     if (clientMsgId.isEmpty() || clientMsgId.length() > MAX_CLIENT_MSG_ID
         || clientMsgId.chars().anyMatch(Character::isISOControl)) {
       throw ApiException.badRequest("invalid_field",
@@ -27,7 +27,7 @@ record SendRequest(String clientMsgId, MessageType type, String content) {
     if (type == null) {
       throw ApiException.badRequest("invalid_field", "type must be text, image or file");
     }
-    String content = Json.string(body, "content");
+    String content = Json.text(body, "content");
     if (content.getBytes(StandardCharsets.UTF_8).length > maxContentBytes) {
       throw ApiException.tooLarge("content_too_large", "content exceeds " + maxContentBytes + " bytes");
     }

@@ -1,6 +1,7 @@
 package io.seqsync.ingress;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.javalin.websocket.WsBinaryMessageContext;
 import io.javalin.websocket.WsConfig;
 import io.javalin.websocket.WsContext;
 import io.javalin.websocket.WsMessageContext;
@@ -13,7 +14,9 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * GET /v1/stream, the push WebSocket (R1, R15, R19): the first frame is this device's handshake
  * ({@code sync}), then pushed frames. Client frames {@code ack} and {@code read} become commands,
- * {@code ping} is answered {@code pong}; anything else gets an error frame and changes nothing.
+ * {@code ping} is answered {@code pong}; anything else (not JSON, binary, an unknown type, a bad
+ * field) gets an error frame and changes nothing. A text frame over Jetty's limit (64 KiB) closes
+ * the socket with 1009 (message too big).
  */
 final class StreamEndpoint {
   private final Authentication authentication;
@@ -35,6 +38,7 @@ final class StreamEndpoint {
   void configure(WsConfig ws) {
     ws.onConnect(this::connected);
     ws.onMessage(this::received);
+    ws.onBinaryMessage(this::receivedBinary);
     ws.onClose(ctx -> closed(ctx));
     ws.onError(ctx -> closed(ctx));
   }
@@ -65,6 +69,13 @@ final class StreamEndpoint {
       }
     } catch (ApiException e) {
       connection.offer(PushFrames.error(e.code(), e.getMessage()));
+    }
+  }
+
+  private void receivedBinary(WsBinaryMessageContext ctx) {
+    PushConnection connection = connections.get(ctx.sessionId());
+    if (connection != null) {
+      connection.offer(PushFrames.error("invalid_frame", "frames are JSON text, not binary"));
     }
   }
 

@@ -35,7 +35,7 @@ final class SyncService {
       throw ApiException.badRequest("invalid_field", "cursors must be an object of convId to seq, not " + Json.kind(node));
     }
     if (node.size() > MAX_CURSORS) {
-      throw ApiException.badRequest("invalid_field", "at most " + MAX_CURSORS + " cursors");
+      throw ApiException.tooLarge("too_many_cursors", "at most " + MAX_CURSORS + " cursors, got " + node.size());
     }
     Map<String, Long> cursors = new HashMap<>();
     for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {

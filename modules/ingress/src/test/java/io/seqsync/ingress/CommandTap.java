@@ -4,6 +4,7 @@ import io.seqsync.events.EventSerdes;
 import io.seqsync.events.model.Command;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +15,10 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
-/** Reads what the ingress produced to the commands topic, from the end at creation. Not thread-safe. */
+/**
+ * Reads what the ingress produced to the commands topic, from the end at creation. Thread-safe
+ * (a property test's shrinking may run on another thread).
+ */
 final class CommandTap implements AutoCloseable {
   private final KafkaConsumer<String, Command> consumer;
   private final Deque<ConsumerRecord<String, Command>> buffered = new ArrayDeque<>();
@@ -33,7 +37,7 @@ final class CommandTap implements AutoCloseable {
   }
 
   /** The next produced command that matches, skipping others; fails after {@code timeout}. */
-  ConsumerRecord<String, Command> next(Predicate<Command> matching, Duration timeout) {
+  synchronized ConsumerRecord<String, Command> next(Predicate<Command> matching, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
       while (!buffered.isEmpty()) {
@@ -47,8 +51,22 @@ final class CommandTap implements AutoCloseable {
     throw new AssertionError("no matching command produced within " + timeout);
   }
 
+  /**
+   * Every command produced since the last call, up to the topic's current end. Exact, not timed:
+   * a request answered 2xx had its commands acknowledged by the broker, so they lie before the end.
+   */
+  synchronized List<ConsumerRecord<String, Command>> drain() {
+    List<ConsumerRecord<String, Command>> drained = new ArrayList<>(buffered);
+    buffered.clear();
+    Map<TopicPartition, Long> end = consumer.endOffsets(consumer.assignment());
+    while (end.entrySet().stream().anyMatch(partition -> consumer.position(partition.getKey()) < partition.getValue())) {
+      consumer.poll(Duration.ofMillis(100)).forEach(drained::add);
+    }
+    return drained;
+  }
+
   @Override
-  public void close() {
+  public synchronized void close() {
     consumer.close();
   }
 }

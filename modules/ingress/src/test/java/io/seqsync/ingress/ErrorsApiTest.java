@@ -92,6 +92,89 @@ class ErrorsApiTest {
   }
 
   @Test
+  void textsNoStoreCouldKeepAre400() {
+    for (String content : List.of("a\\u0000b", "\\ud800", "x\\udc00y")) {
+      Http.Response response = test.http.post(SEND, phone, "{\"clientMsgId\":\"a\",\"type\":\"text\",\"content\":\"" + content + "\"}");
+      assertThat(response.status()).as(content).isEqualTo(400);
+      assertThat(response.errorCode()).as(content).isEqualTo("invalid_field");
+    }
+    Http.Response draft = test.http.send(test.http.builder("/v1/conversations/d:1:2/draft", phone)
+        .PUT(HttpRequest.BodyPublishers.ofString("{\"text\":\"\\u0000\"}")).build());
+    assertThat(draft.status()).isEqualTo(400);
+    assertThat(draft.errorCode()).isEqualTo("invalid_field");
+  }
+
+  @Test
+  void oversizedBatchesAre413() {
+    StringBuilder cursors = new StringBuilder("{\"cursors\":{");
+    for (int i = 0; i <= SyncService.MAX_CURSORS; i++) {
+      cursors.append(i == 0 ? "" : ",").append("\"d:1:").append(i + 2).append("\":1");
+    }
+    Http.Response sync = test.http.post("/v1/sync", phone, cursors.append("}}").toString());
+    assertThat(sync.status()).isEqualTo(413);
+    assertThat(sync.errorCode()).isEqualTo("too_many_cursors");
+
+    String ack = "{\"convId\":\"d:1:2\",\"seq\":1}";
+    Http.Response acks = test.http.post("/v1/acks", phone,
+        "{\"acks\":[" + String.join(",", java.util.Collections.nCopies(PositionRequests.MAX_ACKS + 1, ack)) + "]}");
+    assertThat(acks.status()).isEqualTo(413);
+    assertThat(acks.errorCode()).isEqualTo("too_many_acks");
+  }
+
+  @Test
+  void numbersOutOfRangeOrNotIntegralAre400() {
+    for (String seq : List.of("-1", "1.5", "1.0", "1e3", "9223372036854775808", "18446744073709551616", "\"1\"", "null")) {
+      Http.Response response = test.http.post("/v1/reads", phone, "{\"convId\":\"d:1:2\",\"seq\":" + seq + "}");
+      assertThat(response.status()).as(seq).isEqualTo(400);
+      assertThat(response.errorCode()).as(seq).isEqualTo("invalid_field");
+    }
+    for (String limit : List.of("0", "1000000000", "+5", "-1", "5.0", "")) {
+      assertThat(test.http.get("/v1/conversations?limit=" + limit, phone).errorCode()).as(limit).isEqualTo("invalid_parameter");
+      assertThat(test.http.get("/v1/conversations/d:1:2/messages?limit=" + limit, phone).errorCode()).as(limit)
+          .isEqualTo("invalid_parameter");
+    }
+  }
+
+  @Test
+  void aPathThatIsNotUtf8IsAJsonErrorForEveryMethod() {
+    RawHttp raw = new RawHttp(test.app.port());
+    for (String method : List.of("GET", "POST", "PUT", "DELETE")) {
+      Http.Response response = raw.send(method, "/v1/conversations/%ff%fe/draft", phone, "{\"text\":\"x\"}");
+      assertThat(response.status()).as(method).isEqualTo(400);
+      assertThat(response.errorCode()).as(method).isEqualTo("bad_request");
+    }
+  }
+
+  @Test
+  void aRequestRefusedBeforeItsBodyIsReadStillGetsItsAnswer() {
+    String big = "{\"text\":\"" + "x".repeat(400_000) + "\"}";
+    for (int i = 0; i < 5; i++) {
+      Http.Response response = test.http.send(test.http.builder("/v1/conversations/not-a-conv/draft", phone)
+          .PUT(HttpRequest.BodyPublishers.ofString(big)).build());
+      assertThat(response.status()).isEqualTo(400);
+      assertThat(response.errorCode()).isEqualTo("invalid_conv_id");
+    }
+  }
+
+  @Test
+  void garbageOnThePushStreamGetsErrorFramesOrA1009Close() {
+    try (WsProbe probe = new WsProbe(test.app.port(), phone)) {
+      assertThat(probe.next().path("type").asText()).isEqualTo("sync");
+      probe.sendBinary(new byte[] {1, 2, 3});
+      assertThat(probe.next().path("error").path("code").asText()).isEqualTo("invalid_frame");
+      probe.sendText("not json");
+      assertThat(probe.next().path("error").path("code").asText()).isEqualTo("invalid_json");
+      probe.sendText("{\"type\":\"subscribe\"}");
+      assertThat(probe.next().path("error").path("code").asText()).isEqualTo("unknown_frame");
+      probe.sendText("{\"type\":\"ack\",\"convId\":\"d:1:2\",\"seq\":-1}");
+      assertThat(probe.next().path("error").path("code").asText()).isEqualTo("invalid_field");
+      probe.sendText("{\"type\":\"ping\",\"pad\":\"" + "x".repeat(70_000) + "\"}");
+      assertThat(probe.next()).isNull();
+      assertThat(probe.closeCode()).isEqualTo(1009);
+    }
+  }
+
+  @Test
   void tooLargeIs413() {
     String justRight = "{\"clientMsgId\":\"a\",\"type\":\"text\",\"content\":\"" + "é".repeat(MAX_CONTENT / 2 + 1) + "\"}";
     Http.Response content = test.http.post(SEND, phone, justRight);

@@ -27,7 +27,7 @@ final class FetchStack implements AutoCloseable {
 
   /** An ingress with {@code fetchSettings} ({@code fetch.*} properties) on a fresh database. */
   TestApp app(Map<String, String> fetchSettings) {
-    return new TestApp(postgres, publisher, new ReplyWaiter(), Duration.ofSeconds(1), 1024, fetchSettings);
+    return new TestApp(postgres, publisher, new ReplyWaiter(), Duration.ofSeconds(1), 1024, fetchSettings, null);
   }
 
   @Override

@@ -11,6 +11,7 @@ import io.seqsync.store.ConversationList;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.Database;
 import io.seqsync.store.MessageQueries;
+import java.net.URI;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -32,15 +33,18 @@ final class TestApp implements AutoCloseable {
   final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   final IngressApp app;
   final Http http;
-  private JedisPooled unusedRedis;
+  private JedisPooled redis;
 
   TestApp(LocalPostgres postgres, CommandPublisher publisher, ReplyWaiter waiter, Duration replyBudget, int maxContentBytes) {
-    this(postgres, publisher, waiter, replyBudget, maxContentBytes, Map.of());
+    this(postgres, publisher, waiter, replyBudget, maxContentBytes, Map.of(), null);
   }
 
-  /** With {@code fetchSettings} ({@code fetch.*} properties) over the defaults for this pool. */
+  /**
+   * With {@code fetchSettings} ({@code fetch.*} properties) over the defaults for this pool, and
+   * {@code redisUri} (null: none) serving the conversation list.
+   */
   TestApp(LocalPostgres postgres, CommandPublisher publisher, ReplyWaiter waiter, Duration replyBudget, int maxContentBytes,
-      Map<String, String> fetchSettings) {
+      Map<String, String> fetchSettings, URI redisUri) {
     String url = postgres.createDatabase("ingress_" + ProcessHandle.current().pid() + "_" + DATABASES.incrementAndGet());
     database = Database.open(url, postgres.user(), postgres.password(), POOL_SIZE);
     rows = new Rows(database.jdbi());
@@ -49,15 +53,16 @@ final class TestApp implements AutoCloseable {
     SeqsyncConfig config = ConfigLoader.of(properties);
     app = new IngressApp(new IngressSettings("127.0.0.1", 0, replyBudget, maxContentBytes,
         config.sequencer().maxGroupMembers(), config.fetch()), publisher, waiter,
-        new MessageQueries(database.jdbi()), new ConversationQueries(database.jdbi()), unusedList(), new PushHub(), tokens, registry)
+        new MessageQueries(database.jdbi()), new ConversationQueries(database.jdbi()), list(redisUri), new PushHub(), tokens,
+        registry)
         .start();
     http = new Http(app.port());
   }
 
-  // These tests do not list conversations: a list whose Redis is never connected to.
-  private ConversationList unusedList() {
-    unusedRedis = new JedisPooled("127.0.0.1", 1);
-    return new ConversationList(unusedRedis, new ConversationIndexRebuild(database.jdbi(), new ConversationIndex(unusedRedis)));
+  // Without a Redis URI, one that is never connected to (for tests that do not list conversations).
+  private ConversationList list(URI redisUri) {
+    redis = redisUri == null ? new JedisPooled("127.0.0.1", 1) : new JedisPooled(redisUri.getHost(), redisUri.getPort());
+    return new ConversationList(redis, new ConversationIndexRebuild(database.jdbi(), new ConversationIndex(redis)));
   }
 
   String token(long userId, String deviceId) {
@@ -69,6 +74,6 @@ final class TestApp implements AutoCloseable {
     app.close();
     database.close();
     registry.close();
-    unusedRedis.close();
+    redis.close();
   }
 }

@@ -17,22 +17,23 @@ import java.util.Set;
 
 /**
  * Decides whether a decoded command is well-formed. The ingress validates first; this is the last
- * line, so that nothing malformed from any producer reaches the event log. Thread-safe (immutable).
+ * line, so that nothing malformed from any producer reaches the event log. Public as the
+ * reference of validity for other modules' tests. Thread-safe (immutable).
  */
-final class CommandValidator {
+public final class CommandValidator {
   static final int MAX_ID_LENGTH = 128;
   private static final Set<MessageType> CLIENT_TYPES = Set.of(MessageType.TEXT, MessageType.IMAGE, MessageType.FILE);
 
   private final int maxContentBytes;
   private final int maxGroupMembers;
 
-  CommandValidator(int maxContentBytes, int maxGroupMembers) {
+  public CommandValidator(int maxContentBytes, int maxGroupMembers) {
     this.maxContentBytes = maxContentBytes;
     this.maxGroupMembers = maxGroupMembers;
   }
 
   /** Why the command is invalid, or empty when it is valid. */
-  Optional<String> problem(String recordKey, Command command) {
+  public Optional<String> problem(String recordKey, Command command) {
     Optional<ConvId> convId = ConvId.parse(command.getConvId());
     if (convId.isEmpty()) {
       return Optional.of("malformed convId");
@@ -60,7 +61,7 @@ final class CommandValidator {
       if (!CLIENT_TYPES.contains(send.getType())) {
         return Optional.of("message type " + send.getType() + " cannot be sent by a client");
       }
-      return tooLarge(send.getContent(), "content");
+      return textProblem(send.getContent(), "content");
     }
     if (payload instanceof RecallMessage recall) {
       return recall.getSeq() < 1 ? Optional.of("seq must be positive") : Optional.empty();
@@ -72,7 +73,7 @@ final class CommandValidator {
       return read.getSeq() < 0 ? Optional.of("seq must not be negative") : Optional.empty();
     }
     if (payload instanceof UpdateDraft draft) {
-      return tooLarge(draft.getText(), "draft");
+      return textProblem(draft.getText(), "draft");
     }
     if (payload instanceof ChangeMembership change) {
       return membershipProblem(convId, change);
@@ -101,10 +102,14 @@ final class CommandValidator {
     if (change.getGroupName() != null && change.getGroupName().isBlank()) {
       return Optional.of("a group name must not be blank");
     }
-    return change.getGroupName() == null ? Optional.empty() : tooLarge(change.getGroupName(), "group name");
+    return change.getGroupName() == null ? Optional.empty() : textProblem(change.getGroupName(), "group name");
   }
 
-  private Optional<String> tooLarge(String text, String what) {
+  // Texts end up in PostgreSQL, whose text type cannot hold NUL: one would stall the projector.
+  private Optional<String> textProblem(String text, String what) {
+    if (text.indexOf('\u0000') >= 0) {
+      return Optional.of(what + " contains NUL");
+    }
     return text.getBytes(StandardCharsets.UTF_8).length > maxContentBytes
         ? Optional.of(what + " exceeds " + maxContentBytes + " bytes")
         : Optional.empty();

@@ -7,11 +7,17 @@ import io.seqsync.events.Topics;
 import io.seqsync.events.model.Command;
 import io.seqsync.events.model.DuplicateCommand;
 import io.seqsync.events.model.Event;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.stream.Stream;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
@@ -25,6 +31,7 @@ final class SequencerHarness implements AutoCloseable {
 
   final SeqsyncConfig config;
   final TopologyTestDriver driver;
+  private final Path stateDir = newStateDir();
   private final TestInputTopic<byte[], byte[]> commands;
   private final TestOutputTopic<String, Event> events;
   private final TestOutputTopic<String, DuplicateCommand> replies;
@@ -40,6 +47,8 @@ final class SequencerHarness implements AutoCloseable {
     Properties props = new Properties();
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, "sequencer-test");
     props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+    // A state directory of its own: drivers of other tests (or other builds) never share RocksDB locks.
+    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     driver = new TopologyTestDriver(SequencerTopology.build(topics, config.sequencer()), props, T0);
     commands = driver.createInputTopic(topics.commands().name(),
         Serdes.ByteArray().serializer(), Serdes.ByteArray().serializer());
@@ -64,6 +73,14 @@ final class SequencerHarness implements AutoCloseable {
     commands.pipeInput(key == null ? null : key.getBytes(StandardCharsets.UTF_8), value, timestamp);
   }
 
+  private static Path newStateDir() {
+    try {
+      return Files.createTempDirectory("sequencer-test-");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   List<Event> events() {
     return events.readValuesToList();
   }
@@ -79,5 +96,10 @@ final class SequencerHarness implements AutoCloseable {
   @Override
   public void close() {
     driver.close();
+    try (Stream<Path> files = Files.walk(stateDir)) {
+      files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 }

@@ -1,0 +1,87 @@
+package io.seqsync.ingress;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.Socket;
+import java.net.http.HttpHeaders;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * HTTP/1.1 over a plain socket, for request targets no URI class would build (a bad percent
+ * escape, a bare {@code %}): one request per connection. Reads a Content-Length, chunked or
+ * until-close body.
+ */
+final class RawHttp {
+  private final int port;
+
+  RawHttp(int port) {
+    this.port = port;
+  }
+
+  Http.Response send(String method, String target, String token, String body) {
+    byte[] content = body.getBytes(StandardCharsets.UTF_8);
+    StringBuilder head = new StringBuilder(method).append(' ').append(target).append(" HTTP/1.1\r\n")
+        .append("Host: 127.0.0.1:").append(port).append("\r\nConnection: close\r\n")
+        .append("Content-Type: application/json\r\nContent-Length: ").append(content.length).append("\r\n");
+    if (token != null) {
+      head.append("Authorization: Bearer ").append(token).append("\r\n");
+    }
+    try (Socket socket = new Socket("127.0.0.1", port)) {
+      socket.setSoTimeout(30_000);
+      OutputStream out = socket.getOutputStream();
+      out.write(head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1));
+      out.write(content);
+      out.flush();
+      return read(new DataInputStream(socket.getInputStream()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static Http.Response read(DataInputStream in) throws IOException {
+    String statusLine = line(in);
+    int status = Integer.parseInt(statusLine.split(" ")[1]);
+    Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    for (String line = line(in); !line.isEmpty(); line = line(in)) {
+      int colon = line.indexOf(':');
+      headers.computeIfAbsent(line.substring(0, colon).strip(), name -> new ArrayList<>()).add(line.substring(colon + 1).strip());
+    }
+    byte[] body;
+    String length = headers.containsKey("Content-Length") ? headers.get("Content-Length").get(0) : null;
+    if (length != null) {
+      body = in.readNBytes(Integer.parseInt(length));
+    } else if (headers.getOrDefault("Transfer-Encoding", List.of()).toString().toLowerCase(Locale.ROOT).contains("chunked")) {
+      ByteArrayOutputStream chunks = new ByteArrayOutputStream();
+      for (int size = Integer.parseInt(line(in).strip(), 16); size > 0; size = Integer.parseInt(line(in).strip(), 16)) {
+        chunks.write(in.readNBytes(size));
+        line(in);
+      }
+      body = chunks.toByteArray();
+    } else {
+      body = in.readAllBytes();
+    }
+    return new Http.Response(status, new String(body, StandardCharsets.UTF_8), HttpHeaders.of(headers, (a, b) -> true));
+  }
+
+  private static String line(InputStream in) throws IOException {
+    ByteArrayOutputStream line = new ByteArrayOutputStream();
+    for (int b = in.read(); b != '\n'; b = in.read()) {
+      if (b < 0) {
+        throw new IOException("connection closed mid-line");
+      }
+      if (b != '\r') {
+        line.write(b);
+      }
+    }
+    return line.toString(StandardCharsets.ISO_8859_1);
+  }
+}
