@@ -49,6 +49,8 @@ final class HostileRequests {
       Route.of("POST", "/v1/acks", "{\"acks\":[{\"convId\":\"d:1:2\",\"seq\":1},{\"convId\":\"g:team\",\"seq\":2}]}", ""),
       Route.of("POST", "/v1/reads", "{\"convId\":\"d:1:2\",\"seq\":1}", ""),
       Route.of("POST", "/v1/sync", "{\"cursors\":{\"d:1:2\":1,\"g:team\":0}}", ""),
+      Route.of("POST", "/v1/groups", "{\"name\":\"Team\",\"members\":[\"2\",\"3\"]}", ""),
+      Route.of("POST", "/v1/conversations/{convId}/members", "{\"add\":[\"4\"],\"remove\":[\"1\"]}", ""),
       Route.of("GET", "/health", "", ""),
       Route.of("GET", "/metrics", "", ""));
 
