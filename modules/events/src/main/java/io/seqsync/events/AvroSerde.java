@@ -36,7 +36,8 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
   /** A serde for records of {@code schema} that also reads {@code history}'s versions of it. */
   public AvroSerde(Schema schema, SchemaHistory history) {
     this.schema = schema;
-    this.encoder = new BinaryMessageEncoder<>(SpecificData.get(), schema);
+    // Without its own copy of the output: encode() copies it into the byte[] it returns anyway.
+    this.encoder = new BinaryMessageEncoder<>(SpecificData.get(), schema, false);
     this.decoder = new BinaryMessageDecoder<>(SpecificData.get(), schema);
     history.versionsOf(schema.getFullName()).forEach(decoder::addSchema);
   }
@@ -52,6 +53,7 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
 
   public byte[] encode(T record) {
     try {
+      // A view of the encoder's thread-local buffer: copied out before this thread encodes again.
       ByteBuffer buffer = encoder.encode(record);
       byte[] bytes = new byte[buffer.remaining()];
       buffer.get(bytes);
