@@ -29,6 +29,13 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
         ClassSecurityValidator.getGlobal(), type -> type.getPackageName().equals(MODEL_PACKAGE)));
   }
 
+  /**
+   * Avro's specific model with custom coders on: generated records then write and read their own
+   * fields instead of Avro's generic field-by-field path (off by default in Avro 1.12). A model of
+   * our own, so that the global one keeps Avro's defaults.
+   */
+  private static final SpecificData MODEL = customCodersModel();
+
   private final Schema schema;
   private final BinaryMessageEncoder<T> encoder;
   private final BinaryMessageDecoder<T> decoder;
@@ -37,9 +44,15 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
   public AvroSerde(Schema schema, SchemaHistory history) {
     this.schema = schema;
     // Without its own copy of the output: encode() copies it into the byte[] it returns anyway.
-    this.encoder = new BinaryMessageEncoder<>(SpecificData.get(), schema, false);
-    this.decoder = new BinaryMessageDecoder<>(SpecificData.get(), schema);
+    this.encoder = new BinaryMessageEncoder<>(MODEL, schema, false);
+    this.decoder = new BinaryMessageDecoder<>(MODEL, schema);
     history.versionsOf(schema.getFullName()).forEach(decoder::addSchema);
+  }
+
+  private static SpecificData customCodersModel() {
+    SpecificData model = new SpecificData(AvroSerde.class.getClassLoader());
+    model.setCustomCoders(true);
+    return model;
   }
 
   /** Teach the decoder one more writer schema (tests of evolution use it). */
