@@ -54,6 +54,9 @@ public final class SequencerService implements AutoCloseable {
     props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, settings.streamThreads());
     props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, settings.commitInterval().toMillis());
     props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.kafka().replicationFactor());
+    // The early commit on uncommitted bytes only concerns transactional state stores, which are off;
+    // left on, the stream thread asks every RocksDB store for its memtable size on each loop.
+    props.put(StreamsConfig.STATESTORE_UNCOMMITTED_MAX_BYTES_CONFIG, -1L);
     // A crashed instance's partitions move after this long (the broker's minimum is 6 s).
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG),
         (int) settings.sessionTimeout().toMillis());
