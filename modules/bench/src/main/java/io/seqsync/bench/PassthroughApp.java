@@ -14,8 +14,8 @@ import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
  * The reference: the cheapest exactly-once Kafka Streams application over the same commands,
  * bytes in and bytes out, no processor, no state. Its settings are the sequencer's own
  * ({@link SequencerService#streamsProperties}: exactly_once_v2, the same commit interval, stream
- * threads, replication factor and session timeout); only the application id (from the config) and
- * the state directory differ.
+ * threads, replication factor, session timeout, producer batch size and the rest); only the
+ * application id (from the config) and the state directory differ.
  */
 final class PassthroughApp implements BenchmarkRunner.RunningApp {
   private final KafkaStreams streams;

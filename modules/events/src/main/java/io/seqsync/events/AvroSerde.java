@@ -41,6 +41,13 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
   private static final byte[] MARKER = {(byte) 0xC3, 0x01};
   private static final int HEADER_BYTES = MARKER.length + 8;
 
+  /**
+   * Avro's specific model with custom coders on: generated records then write and read their own
+   * fields instead of Avro's generic field-by-field path (off by default in Avro 1.12). A model of
+   * our own, so that the global one keeps Avro's defaults.
+   */
+  private static final SpecificData MODEL = customCodersModel();
+
   private final Schema schema;
   private final BinaryMessageEncoder<T> encoder;
   private final Map<Long, DatumReader<T>> readersByFingerprint = new ConcurrentHashMap<>();
@@ -48,15 +55,22 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
   /** A serde for records of {@code schema} that also reads {@code history}'s versions of it. */
   public AvroSerde(Schema schema, SchemaHistory history) {
     this.schema = schema;
-    this.encoder = new BinaryMessageEncoder<>(SpecificData.get(), schema);
+    // Without its own copy of the output: encode() copies it into the byte[] it returns anyway.
+    this.encoder = new BinaryMessageEncoder<>(MODEL, schema, false);
     addWriterSchema(schema);
     history.versionsOf(schema.getFullName()).forEach(this::addWriterSchema);
+  }
+
+  private static SpecificData customCodersModel() {
+    SpecificData model = new SpecificData(AvroSerde.class.getClassLoader());
+    model.setCustomCoders(true);
+    return model;
   }
 
   /** Teach the decoder one more writer schema (tests of evolution use it). */
   public void addWriterSchema(Schema writerSchema) {
     readersByFingerprint.put(SchemaNormalization.parsingFingerprint64(writerSchema),
-        new SpecificDatumReader<>(writerSchema, schema, SpecificData.get()));
+        new SpecificDatumReader<>(writerSchema, schema, MODEL));
   }
 
   public Schema schema() {
@@ -65,6 +79,7 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
 
   public byte[] encode(T record) {
     try {
+      // A view of the encoder's thread-local buffer: copied out before this thread encodes again.
       ByteBuffer buffer = encoder.encode(record);
       byte[] bytes = new byte[buffer.remaining()];
       buffer.get(bytes);

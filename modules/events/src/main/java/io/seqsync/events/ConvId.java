@@ -1,7 +1,6 @@
 package io.seqsync.events;
 
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * A conversation id. One-to-one: {@code d:{smallerUid}:{largerUid}}, the same whoever writes
@@ -10,7 +9,6 @@ import java.util.regex.Pattern;
 public record ConvId(String value, Kind kind) {
   public enum Kind { DIRECT, GROUP }
 
-  private static final Pattern GROUP_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
   private static final int MAX_LENGTH = 66;
 
   public ConvId {
@@ -35,7 +33,11 @@ public record ConvId(String value, Kind kind) {
 
   /** For a direct conversation: is {@code userId} one of its two users? Groups answer false. */
   public boolean namesUser(long userId) {
-    return directUsers().contains(userId);
+    if (kind != Kind.DIRECT) {
+      return false;
+    }
+    int colon = value.indexOf(':', 2);
+    return UserIds.parse(value, 2, colon) == userId || UserIds.parse(value, colon + 1, value.length()) == userId;
   }
 
   /** For a direct conversation: its two users, the smaller first. Groups answer an empty list. */
@@ -56,16 +58,16 @@ public record ConvId(String value, Kind kind) {
     if (text == null || text.length() > MAX_LENGTH || text.length() < 3 || text.charAt(1) != ':') {
       return null;
     }
-    String rest = text.substring(2);
+    // Without substrings or regular expressions: the sequencer parses one per command.
     if (text.charAt(0) == 'g') {
-      return GROUP_ID.matcher(rest).matches() ? Kind.GROUP : null;
+      return IdChars.lettersDigitsOr(text, 2, "_-") ? Kind.GROUP : null; // 1-64 of them: length checked above
     }
-    int colon = rest.indexOf(':');
+    int colon = text.indexOf(':', 2);
     if (text.charAt(0) != 'd' || colon < 0) {
       return null;
     }
-    long smaller = UserIds.parse(rest.substring(0, colon)).orElse(-1L);
-    long larger = UserIds.parse(rest.substring(colon + 1)).orElse(-1L);
+    long smaller = UserIds.parse(text, 2, colon);
+    long larger = UserIds.parse(text, colon + 1, text.length());
     return smaller > 0 && larger > smaller ? Kind.DIRECT : null;
   }
 }

@@ -8,18 +8,28 @@ public final class UserIds {
 
   /** The id when {@code text} is its canonical decimal form (no sign, no leading zero), else empty. */
   public static Optional<Long> parse(String text) {
-    if (text == null || text.isEmpty() || text.length() > 19 || text.charAt(0) == '0') {
-      return Optional.empty();
+    long id = text == null ? -1 : parse(text, 0, text.length());
+    return id > 0 ? Optional.of(id) : Optional.empty();
+  }
+
+  /**
+   * The id written in canonical form in {@code text} from {@code begin} to {@code end}, else -1.
+   * Allocation-free for hot paths (the sequencer parses conversation ids per command).
+   */
+  public static long parse(CharSequence text, int begin, int end) {
+    int length = end - begin;
+    if (length <= 0 || length > 19 || text.charAt(begin) == '0') {
+      return -1;
     }
-    for (int i = 0; i < text.length(); i++) {
+    for (int i = begin; i < end; i++) {
       if (text.charAt(i) < '0' || text.charAt(i) > '9') {
-        return Optional.empty();
+        return -1;
       }
     }
     try {
-      return Optional.of(Long.parseLong(text));
+      return Long.parseLong(text, begin, end, 10);
     } catch (NumberFormatException tooLarge) {
-      return Optional.empty();
+      return -1;
     }
   }
 }

@@ -26,7 +26,6 @@ import io.seqsync.events.model.ReportRead;
 import io.seqsync.events.model.SendMessage;
 import io.seqsync.events.model.UpdateDraft;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -67,8 +66,7 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
   private KeyValueStore<String, Long> cursors;
   private KeyValueStore<String, Long> reads;
   private GroupMembership groups;
-  private int partition;
-  private MsgIdGenerator msgIds;
+  private MsgIdClock msgIds;
 
   CommandProcessor(SeqsyncConfig.Sequencer settings) {
     this.validator = new CommandValidator(settings.maxContentBytes(), settings.maxGroupMembers());
@@ -87,9 +85,9 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
     reads = context.getStateStore(SequencerStores.READS);
     groups = new GroupMembership(context.getStateStore(SequencerStores.GROUPS),
         context.getStateStore(SequencerStores.GROUP_MEMBERS), maxGroupMembers);
-    partition = context.taskId().partition();
-    Long lastIssued = msgIdClock.get(partition);
-    msgIds = new MsgIdGenerator(partition, lastIssued == null ? 0 : lastIssued);
+    int partition = context.taskId().partition();
+    Long issuedBound = msgIdClock.get(partition);
+    msgIds = new MsgIdClock(partition, issuedBound == null ? 0 : issuedBound, bound -> msgIdClock.put(partition, bound));
   }
 
   @Override
@@ -190,7 +188,6 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
     convSeq.put(command.getConvId(), seq);
     long now = context.currentSystemTimeMs();
     long msgId = msgIds.next(now);
-    msgIdClock.put(partition, msgId);
     return Message.newBuilder()
         .setMsgId(msgId)
         .setConvId(command.getConvId())
@@ -223,10 +220,10 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
     return latest == null ? 0 : latest;
   }
 
+  // The long overload: the Instant one formats both arguments into an error message on every call.
   private DedupEntry withinDedupWindow(String dedupKey, long timestamp) {
-    Instant from = Instant.ofEpochMilli(Math.max(0, timestamp - dedupWindowMs));
-    Instant to = Instant.ofEpochMilli(timestamp + dedupWindowMs);
-    try (WindowStoreIterator<DedupEntry> found = dedup.fetch(dedupKey, from, to)) {
+    long from = Math.max(0, timestamp - dedupWindowMs);
+    try (WindowStoreIterator<DedupEntry> found = dedup.fetch(dedupKey, from, timestamp + dedupWindowMs)) {
       return found.hasNext() ? found.next().value : null;
     }
   }

@@ -10,7 +10,6 @@ import io.seqsync.events.model.RecallMessage;
 import io.seqsync.events.model.ReportRead;
 import io.seqsync.events.model.SendMessage;
 import io.seqsync.events.model.UpdateDraft;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -110,13 +109,22 @@ public final class CommandValidator {
     if (text.indexOf('\u0000') >= 0) {
       return Optional.of(what + " contains NUL");
     }
-    return text.getBytes(StandardCharsets.UTF_8).length > maxContentBytes
+    return Utf8Length.exceeds(text, maxContentBytes)
         ? Optional.of(what + " exceeds " + maxContentBytes + " bytes")
         : Optional.empty();
   }
 
-  // Ids are printable: no control characters (NUL separates parts of store keys).
+  // Ids are printable: no control characters (NUL separates parts of store keys). A loop, as this
+  // runs for every command.
   private static boolean isId(String id) {
-    return id != null && !id.isEmpty() && id.length() <= MAX_ID_LENGTH && id.chars().noneMatch(Character::isISOControl);
+    if (id == null || id.isEmpty() || id.length() > MAX_ID_LENGTH) {
+      return false;
+    }
+    for (int i = 0; i < id.length(); i++) {
+      if (Character.isISOControl(id.charAt(i))) {
+        return false;
+      }
+    }
+    return true;
   }
 }

@@ -4,8 +4,8 @@ package io.seqsync.sequencer;
  * 64-bit, time-ordered, unique message ids: 41 bits of milliseconds since 2024-01-01, 10 bits of
  * partition (the sequencer task that owns the conversation) and a 12-bit counter within the
  * millisecond. Ids never repeat for a partition: the generator never goes below the last id it
- * issued, which the caller persists in a state store (so a restart, or a clock stepping back,
- * cannot reissue one). Display order never uses msgId (R2): seq does. Not thread-safe: one per task.
+ * issued or the bound it was restarted from, which {@link MsgIdClock} persists in a state store (so a
+ * restart, or a clock stepping back, cannot reissue one). Display order never uses msgId (R2): seq does. Not thread-safe: one per task.
  */
 final class MsgIdGenerator {
   static final long EPOCH_MS = 1_704_067_200_000L;
@@ -18,7 +18,7 @@ final class MsgIdGenerator {
   private long lastMillis;
   private long counter;
 
-  /** Continues after {@code lastIssued} (0 when this partition never issued an id). */
+  /** Continues after {@code lastIssued} (0 when this partition never issued an id), or any bound above it. */
   MsgIdGenerator(int partition, long lastIssued) {
     if (partition < 0 || partition >= MAX_PARTITIONS) {
       throw new IllegalArgumentException("partition " + partition + " does not fit " + PARTITION_BITS + " bits");
@@ -39,6 +39,11 @@ final class MsgIdGenerator {
       counter = 0;
     }
     return (lastMillis << (PARTITION_BITS + COUNTER_BITS)) | (partition << COUNTER_BITS) | counter;
+  }
+
+  /** The id {@code millis} later than {@code msgId}: same partition and counter. */
+  static long plusMillis(long msgId, long millis) {
+    return msgId + (millis << (PARTITION_BITS + COUNTER_BITS));
   }
 
   /** Milliseconds since the epoch encoded in an id. */

@@ -19,7 +19,7 @@ final class SequencerStores {
   static final String DEDUP = "send-dedup";
   /** convId + recalled seq -> the recall notice (msgId, seq). */
   static final String RECALLS = "recalls";
-  /** partition -> the last msgId that partition issued. */
+  /** partition -> a bound at or above every msgId that partition issued ({@link MsgIdClock}). */
   static final String MSG_ID_CLOCK = "msg-id-clock";
   /** userId + deviceId + convId -> the highest seq the device acked (R11). */
   static final String CURSORS = "device-cursors";

@@ -28,6 +28,7 @@ import java.util.Set;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.WindowStore;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
@@ -70,6 +71,18 @@ class SequencerTopologyTest {
       previousMsgId = message.getMsgId();
     }
     sentPerConv.forEach((conv, count) -> assertThat(lastSeq.get(conv)).isEqualTo((long) count));
+  }
+
+  @Test
+  void thePersistedMsgIdBoundCoversEveryIssuedId() {
+    for (int i = 0; i < 500; i++) {
+      harness.pipe(ALICE.sendText(CONV, "c" + i, "m" + i));
+    }
+    long highestIssued = appended(harness.events()).stream().mapToLong(Message::getMsgId).max().orElseThrow();
+
+    KeyValueStore<Integer, Long> clock = harness.driver.getKeyValueStore(SequencerStores.MSG_ID_CLOCK);
+    assertThat(clock.get(0)).isGreaterThanOrEqualTo(highestIssued);
+    assertThat(new MsgIdGenerator(0, clock.get(0)).next(T0.toEpochMilli())).isGreaterThan(highestIssued);
   }
 
   @Test
