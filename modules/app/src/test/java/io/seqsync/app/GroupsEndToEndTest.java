@@ -11,12 +11,14 @@ import static io.seqsync.app.StreamClient.ofType;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
+import redis.clients.jedis.JedisPooled;
 
 /**
  * Groups (issue 5): creation, membership as ordered system messages, history from the joining
@@ -56,6 +58,12 @@ class GroupsEndToEndTest extends EndToEndTest {
     send(owner, group, 2);                                                  // seqs 6-7
     awaitUnread(newcomer, group, 2);
     awaitUnread(member, group, 5);
+    try (JedisPooled redis = new JedisPooled(URI.create(app.stack().redisUri()))) {
+      redis.flushAll();
+    }
+    // Rebuilt from PostgreSQL: the group is listed again, history before the join still not unread.
+    assertThat(entry(newcomer, group).get("unread").asLong()).isEqualTo(2);
+    assertThat(entry(member, group).get("unread").asLong()).isEqualTo(5);
     JsonNode activation = awaitActivation(newcomer, group, a -> a.get("latestSeq").asLong() == 7);
     assertThat(activation.get("kind").asText()).isEqualTo("group");
     assertThat(activation.get("readSeq").asLong()).isEqualTo(5);
