@@ -1,6 +1,7 @@
 package io.seqsync.store;
 
 import java.util.List;
+import java.util.OptionalLong;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.params.ZAddParams;
@@ -17,6 +18,10 @@ public final class ConversationIndex {
   static final String LATEST_SEQ = "latestSeq";
   static final String UPDATED_AT = "updatedAt";
   static final String LAST_MESSAGE = "last";
+  /** Conversation hash field: countable seqs at or below it are no longer in the sets. */
+  static final String FLOOR = "countableFloor";
+  /** Countable seqs kept per conversation: enough for any unread count a person reads exactly. */
+  public static final int KEPT_COUNTABLE = 1_000;
 
   // HSET field value unless the stored number is as large already.
   private static final String MAX_FIELD = "local cur = redis.call('HGET', KEYS[1], ARGV[1])\n"
@@ -33,10 +38,60 @@ public final class ConversationIndex {
       + "  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. '|' .. ARGV[3]) end\n"
       + "return 0";
 
+  // Adds a countable seq (all senders, and its sender's) unless it is at or below the floor; past
+  // the kept number, drops the lowest from the set of all, raises the floor to the highest dropped
+  // and trims the sender's and the recalled sets to it (other senders' sets are trimmed when they
+  // next send: entries at or below the floor are never counted, since a read position below the
+  // floor is answered from PostgreSQL).
+  // KEYS: conversation hash, countable, countable:sender, recalled. ARGV: seq, kept.
+  private static final String COUNTABLE = "local floor = tonumber(redis.call('HGET', KEYS[1], '" + FLOOR + "') or '0')\n"
+      + "if tonumber(ARGV[1]) <= floor then return 0 end\n"
+      + "redis.call('ZADD', KEYS[2], ARGV[1], ARGV[1])\n"
+      + "redis.call('ZADD', KEYS[3], ARGV[1], ARGV[1])\n"
+      + "local excess = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[2])\n"
+      + "if excess > 0 then\n"
+      + "  floor = tonumber(redis.call('ZRANGE', KEYS[2], excess - 1, excess - 1)[1])\n"
+      + "  redis.call('ZREMRANGEBYRANK', KEYS[2], 0, excess - 1)\n"
+      + "  redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', floor)\n"
+      + "  redis.call('HSET', KEYS[1], '" + FLOOR + "', floor)\n"
+      + "end\n"
+      + "redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', floor)\n"
+      + "return 0";
+  // Marks a countable seq recalled unless it is at or below the floor (it counts no more anyway).
+  // KEYS: conversation hash, recalled, recalled:sender. ARGV: seq.
+  private static final String RECALLED = "local floor = tonumber(redis.call('HGET', KEYS[1], '" + FLOOR + "') or '0')\n"
+      + "if tonumber(ARGV[1]) <= floor then return 0 end\n"
+      + "redis.call('ZADD', KEYS[2], ARGV[1], ARGV[1])\n"
+      + "redis.call('ZADD', KEYS[3], ARGV[1], ARGV[1])\n"
+      + "redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', floor)\n"
+      + "return 0";
+  // Raises the floor (a rebuild that loaded only the latest countable seqs) and drops what is below it.
+  // KEYS: conversation hash, countable, recalled. ARGV: floor.
+  private static final String RAISE_FLOOR = "local floor = tonumber(redis.call('HGET', KEYS[1], '" + FLOOR + "') or '0')\n"
+      + "if tonumber(ARGV[1]) <= floor then return 0 end\n"
+      + "redis.call('HSET', KEYS[1], '" + FLOOR + "', ARGV[1])\n"
+      + "redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])\n"
+      + "redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[1])\n"
+      + "return 0";
+  // Unread for a read position, atomically with the floor: -1 when the position is below it.
+  // KEYS: conversation hash, countable, recalled, countable:user, recalled:user. ARGV: read seq.
+  private static final String UNREAD = "local floor = tonumber(redis.call('HGET', KEYS[1], '" + FLOOR + "') or '0')\n"
+      + "if tonumber(ARGV[1]) < floor then return -1 end\n"
+      + "local above = '(' .. ARGV[1]\n"
+      + "return (redis.call('ZCOUNT', KEYS[2], above, '+inf') - redis.call('ZCOUNT', KEYS[3], above, '+inf'))\n"
+      + "  - (redis.call('ZCOUNT', KEYS[4], above, '+inf') - redis.call('ZCOUNT', KEYS[5], above, '+inf'))";
+
   private final JedisPooled redis;
+  private final int keptCountable;
 
   public ConversationIndex(JedisPooled redis) {
+    this(redis, KEPT_COUNTABLE);
+  }
+
+  /** An index that keeps {@code keptCountable} countable seqs per conversation (tests use few). */
+  public ConversationIndex(JedisPooled redis, int keptCountable) {
     this.redis = redis;
+    this.keptCountable = keptCountable;
   }
 
   static String conversation(String convId) {
@@ -87,7 +142,22 @@ public final class ConversationIndex {
 
   /** The edits of one batch, sent in one pipeline. */
   public Batch batch() {
-    return new Batch(redis.pipelined());
+    return new Batch(redis.pipelined(), keptCountable);
+  }
+
+  int keptCountable() {
+    return keptCountable;
+  }
+
+  /**
+   * The user's unread count in the conversation above {@code readSeq} (other users' countable
+   * messages not recalled), or empty when the read position is below what Redis keeps.
+   */
+  OptionalLong unread(String convId, long userId, long readSeq) {
+    long unread = (Long) redis.eval(UNREAD, List.of(conversation(convId), countableKey(convId, null),
+        recalledKey(convId, null), countableKey(convId, userId), recalledKey(convId, userId)),
+        List.of(Long.toString(readSeq)));
+    return unread < 0 ? OptionalLong.empty() : OptionalLong.of(unread);
   }
 
   /** Marks a rebuilt key as trusted; call only after its rebuild's merges were written. */
@@ -98,9 +168,11 @@ public final class ConversationIndex {
   /** A pipeline of merges; {@link #close()} sends them. Not thread-safe. */
   public static final class Batch implements AutoCloseable {
     private final AbstractPipeline pipeline;
+    private final String kept;
 
-    private Batch(AbstractPipeline pipeline) {
+    private Batch(AbstractPipeline pipeline, int keptCountable) {
       this.pipeline = pipeline;
+      this.kept = Integer.toString(keptCountable);
     }
 
     /** A message was stored: the conversation's latest seq, last message and, when countable, its seq. */
@@ -115,15 +187,22 @@ public final class ConversationIndex {
 
     /** A countable message (recalled or not): it counts for everyone but its sender until recalled. */
     Batch countable(String convId, long seq, long senderId, boolean recalled) {
-      pipeline.zadd(countableKey(convId, null), seq, Long.toString(seq));
-      pipeline.zadd(countableKey(convId, senderId), seq, Long.toString(seq));
+      pipeline.eval(COUNTABLE, List.of(conversation(convId), countableKey(convId, null), countableKey(convId, senderId),
+          recalledKey(convId, null)), List.of(Long.toString(seq), kept));
       return recalled ? recall(convId, seq, senderId) : this;
     }
 
     /** A countable message was recalled: it counts no more. */
     public Batch recall(String convId, long seq, long senderId) {
-      pipeline.zadd(recalledKey(convId, null), seq, Long.toString(seq));
-      pipeline.zadd(recalledKey(convId, senderId), seq, Long.toString(seq));
+      pipeline.eval(RECALLED, List.of(conversation(convId), recalledKey(convId, null), recalledKey(convId, senderId)),
+          List.of(Long.toString(seq)));
+      return this;
+    }
+
+    /** Countable seqs at or below {@code floor} are not kept (a rebuild loaded only the latest). */
+    Batch raiseFloor(String convId, long floor) {
+      pipeline.eval(RAISE_FLOOR, List.of(conversation(convId), countableKey(convId, null), recalledKey(convId, null)),
+          List.of(Long.toString(floor)));
       return this;
     }
 

@@ -1,5 +1,6 @@
 package io.seqsync.store;
 
+import java.util.List;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -27,15 +28,39 @@ public final class ConversationIndexRebuild {
             .bind("conv", convId)
             .map((rs, ctx) -> MessageQueries.storedMessage(rs))
             .findOne().ifPresent(batch::message);
-        handle.createQuery("select seq, sender_id, recalled from messages where conv_id = :conv"
-                + " and type in (<types>)")
+        // The latest countable messages only: a read position below them is answered from here.
+        List<Long> loaded = handle.createQuery("select seq, sender_id, recalled from messages where conv_id = :conv"
+                + " and type in (<types>) order by seq desc limit :kept")
             .bind("conv", convId).bindList("types", ConversationQueries.COUNTABLE_TYPES)
-            .map((rs, ctx) -> batch.countable(convId, rs.getLong("seq"), rs.getLong("sender_id"),
-                rs.getBoolean("recalled")))
+            .bind("kept", index.keptCountable())
+            .map((rs, ctx) -> {
+              batch.countable(convId, rs.getLong("seq"), rs.getLong("sender_id"), rs.getBoolean("recalled"));
+              return rs.getLong("seq");
+            })
             .list();
+        if (loaded.size() == index.keptCountable()) {
+          batch.raiseFloor(convId, loaded.get(loaded.size() - 1) - 1);
+        }
       });
     }
     index.markBuilt(ConversationIndex.conversation(convId));
+  }
+
+  /**
+   * The user's unread count from PostgreSQL, for a read position below the countable seqs Redis
+   * keeps: other users' countable messages above {@code readSeq}, up to the watermark, not recalled.
+   */
+  public long unreadFromStore(String convId, long userId, long readSeq) {
+    return jdbi.withHandle(handle -> handle.createQuery("select count(*) from messages m"
+            + " join conversations c on c.conv_id = m.conv_id where m.conv_id = :conv and m.seq > :read"
+            + " and m.seq <= c.latest_seq and m.sender_id <> :user and m.type in (<types>) and not m.recalled")
+        .bind("conv", convId).bind("read", readSeq).bind("user", userId)
+        .bindList("types", ConversationQueries.COUNTABLE_TYPES)
+        .mapTo(Long.class).one());
+  }
+
+  ConversationIndex index() {
+    return index;
   }
 
   /** The user's conversations by last activity, read positions, drafts and device cursors. */

@@ -4,17 +4,16 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.JedisPooled;
-import redis.clients.jedis.Response;
 import redis.clients.jedis.resps.Tuple;
 
 /**
  * The conversation list with unread counts (R20), served from Redis ({@link ConversationIndex}).
  * Unread is computed, never counted up and down: other people's countable messages above the
  * user's read position that were not recalled, i.e. ZCOUNT(countable) − ZCOUNT(recalled) minus
- * the same for the user's own messages. Whatever is not marked built is rebuilt from PostgreSQL
- * first. Thread-safe.
+ * the same for the user's own messages. Redis keeps the latest {@link ConversationIndex#KEPT_COUNTABLE}
+ * countable seqs per conversation; a read position below them is counted in PostgreSQL. Whatever
+ * is not marked built is rebuilt from PostgreSQL first. Thread-safe.
  */
 public final class ConversationList {
   /** One conversation of the list; lastMessage null for a conversation without messages yet. */
@@ -95,16 +94,10 @@ public final class ConversationList {
         unread(convId, userId, readSeq), draft, number(conversation.get(ConversationIndex.UPDATED_AT)));
   }
 
+  // From Redis, or from PostgreSQL for a read position below the countable seqs Redis keeps.
   private long unread(String convId, long userId, long readSeq) {
-    String above = "(" + readSeq;
-    try (AbstractPipeline pipeline = redis.pipelined()) {
-      Response<Long> all = pipeline.zcount(ConversationIndex.countableKey(convId, null), above, "+inf");
-      Response<Long> recalled = pipeline.zcount(ConversationIndex.recalledKey(convId, null), above, "+inf");
-      Response<Long> own = pipeline.zcount(ConversationIndex.countableKey(convId, userId), above, "+inf");
-      Response<Long> ownRecalled = pipeline.zcount(ConversationIndex.recalledKey(convId, userId), above, "+inf");
-      pipeline.sync();
-      return (all.get() - recalled.get()) - (own.get() - ownRecalled.get());
-    }
+    return rebuild.index().unread(convId, userId, readSeq)
+        .orElseGet(() -> rebuild.unreadFromStore(convId, userId, readSeq));
   }
 
   private static long number(String text) {

@@ -1,0 +1,96 @@
+package io.seqsync.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.seqsync.localstack.LocalPostgres;
+import io.seqsync.localstack.LocalRedis;
+import java.net.URI;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import redis.clients.jedis.JedisPooled;
+
+/**
+ * Unread counts when Redis keeps only the latest countable seqs of a conversation (here 5): for
+ * every read position the list answers what PostgreSQL counts, from Redis above the floor and
+ * from PostgreSQL below it, whether the sets were trimmed as messages arrived or rebuilt after a
+ * flush.
+ */
+class ConversationListTest {
+  private static final String CONV = "d:1:2";
+  private static final int KEPT = 5;
+  private static final int MESSAGES = 12;
+
+  @TempDir static Path dir;
+  private static LocalPostgres postgres;
+  private static LocalRedis redisServer;
+  private static Database database;
+  private static JedisPooled redis;
+  private static ConversationIndex index;
+  private static ConversationIndexRebuild rebuild;
+  private static ConversationList list;
+
+  @BeforeAll
+  static void start() {
+    postgres = LocalPostgres.start(dir.resolve("postgres"), 0);
+    redisServer = LocalRedis.start(dir.resolve("redis"), 0);
+    database = Database.open(postgres.createDatabase("conversation_list"), postgres.user(), postgres.password(), 2);
+    URI uri = URI.create(redisServer.uri());
+    redis = new JedisPooled(uri.getHost(), uri.getPort());
+    index = new ConversationIndex(redis, KEPT);
+    rebuild = new ConversationIndexRebuild(database.jdbi(), index);
+    list = new ConversationList(redis, rebuild);
+  }
+
+  @AfterAll
+  static void stop() {
+    redis.close();
+    database.close();
+    redisServer.close();
+    postgres.close();
+  }
+
+  @Test
+  void everyReadPositionCountsAsPostgresDoesAcrossTheFloorAndAfterAFlush() {
+    // Seqs 1-12: user 1's texts, but 4 is user 2's own, 6 a system notice; 9 and 2 recalled later.
+    database.jdbi().useHandle(handle -> {
+      handle.execute("insert into conversations (conv_id, kind, latest_seq) values (?, 'direct', ?)", CONV, MESSAGES);
+      for (int seq = 1; seq <= MESSAGES; seq++) {
+        long sender = seq == 4 ? 2 : 1;
+        String type = seq == 6 ? "system" : "text";
+        handle.execute("insert into messages (conv_id, seq, msg_id, sender_id, sender_device, client_msg_id, type,"
+            + " content, create_time) values (?, ?, ?, ?, 'phone', ?, ?, 'x', ?)", CONV, seq, 100 + seq, sender,
+            "c" + seq, type, 1_000L * seq);
+        StoredMessage message = new StoredMessage(100 + seq, CONV, seq, sender, "phone", "c" + seq, type, "x",
+            1_000L * seq, false);
+        try (ConversationIndex.Batch batch = index.batch()) {
+          batch.message(message);
+        }
+      }
+      handle.execute("update messages set recalled = true where conv_id = ? and seq in (2, 9)", CONV);
+    });
+    try (ConversationIndex.Batch batch = index.batch()) {
+      batch.recall(CONV, 2, 1).recall(CONV, 9, 1);
+    }
+    index.markBuilt(ConversationIndex.conversation(CONV)); // as the projector left it: trimmed as it went
+    assertThat(redis.zcard(ConversationIndex.countableKey(CONV, null))).isEqualTo(KEPT);
+
+    assertEveryReadPositionMatchesPostgres();
+    redis.flushAll();
+    assertEveryReadPositionMatchesPostgres(); // rebuilt: the latest 5 and the floor below them
+    assertThat(redis.zcard(ConversationIndex.countableKey(CONV, null))).isEqualTo(KEPT);
+  }
+
+  // Read positions only move forward, so walk them upwards; a flush starts them over.
+  private static void assertEveryReadPositionMatchesPostgres() {
+    for (long read = 0; read <= MESSAGES; read++) {
+      try (ConversationIndex.Batch batch = index.batch()) {
+        batch.read(2, CONV, read);
+      }
+      assertThat(list.unread(2, CONV)).as("unread above %d", read).isEqualTo(rebuild.unreadFromStore(CONV, 2, read));
+    }
+    assertThat(rebuild.unreadFromStore(CONV, 2, 0)).as("12 - own 4 - notice 6 - recalled 2 and 9").isEqualTo(8);
+  }
+}
