@@ -13,11 +13,9 @@ import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.KafkaStreams;
 
@@ -77,7 +75,7 @@ public final class SequencerBenchmark {
       status = 1;
     } finally {
       if (options.dir().isEmpty()) {
-        deleteRecursively(dir);
+        BenchSupport.deleteTree(dir);
       }
     }
     System.exit(status); // Kafka leaves non-daemon threads behind
@@ -223,14 +221,6 @@ public final class SequencerBenchmark {
       return Files.createTempDirectory("seqsync-bench-");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    }
-  }
-
-  private static void deleteRecursively(Path dir) {
-    try (Stream<Path> paths = Files.walk(dir)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-    } catch (IOException e) {
-      System.err.println("could not delete " + dir + ": " + e.getMessage());
     }
   }
 }

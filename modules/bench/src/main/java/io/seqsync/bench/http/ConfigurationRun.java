@@ -1,5 +1,6 @@
 package io.seqsync.bench.http;
 
+import io.seqsync.bench.BenchSupport;
 import static io.seqsync.bench.http.HttpReport.abbreviate;
 import static io.seqsync.bench.http.HttpReport.errors;
 import static io.seqsync.bench.http.HttpReport.ms;
@@ -59,7 +60,7 @@ final class ConfigurationRun {
     System.err.printf("== %s: starting the app in %s%n", label, dataDir);
     long starting = System.nanoTime();
     SeqsyncConfig config = appConfig(options, dataDir, interval);
-    ExecutorService httpThreads = Executors.newFixedThreadPool(2, HttpBenchmark.named("bench-http-"));
+    ExecutorService httpThreads = Executors.newFixedThreadPool(2, BenchSupport.daemonThreads("bench-http-"));
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(httpThreads)
         .connectTimeout(Duration.ofSeconds(5)).build();
     List<SendRow> rows = new ArrayList<>();

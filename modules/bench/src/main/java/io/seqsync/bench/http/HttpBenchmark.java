@@ -1,21 +1,15 @@
 package io.seqsync.bench.http;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.LoggerContext;
+import io.seqsync.bench.BenchSupport;
 import io.seqsync.bench.CliOptions;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
-import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP benchmark of the pull API, on the whole app in this JVM (embedded Kafka, PostgreSQL and
@@ -37,7 +31,7 @@ public final class HttpBenchmark {
 
   public static void main(String[] args) throws Exception {
     HttpBenchOptions options = CliOptions.parseOrExit(args, HttpBenchOptions::parse, HttpBenchOptions.USAGE);
-    quietLogs();
+    BenchSupport.quietLogs();
     if (ForkJoinPool.getCommonPoolParallelism() < 2) {
       // Else CompletableFuture runs every default-executor stage on a new thread, and the JDK's
       // HttpClient completes each response through one: a thread per request (scripts/bench-http
@@ -59,42 +53,10 @@ public final class HttpBenchmark {
       }
     } finally {
       if (options.dir().isEmpty()) {
-        deleteTree(root);
+        BenchSupport.deleteTree(root);
       }
     }
     HttpReport.print(options, configs, fetches, facts, (System.nanoTime() - began) / 1e9);
     System.exit(0);
-  }
-
-  static void quietLogs() {
-    if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
-      for (String name : List.of("io.zonky", "org.eclipse.jetty", "io.javalin", "redis", "com.zaxxer", "org.jdbi",
-          "org.apache.kafka", "kafka", "io.seqsync")) {
-        context.getLogger(name).setLevel(Level.WARN);
-      }
-    }
-  }
-
-  static java.util.concurrent.ThreadFactory named(String prefix) {
-    AtomicInteger count = new AtomicInteger();
-    return runnable -> {
-      Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
-  }
-
-  static void deleteTree(Path root) {
-    try (Stream<Path> paths = Files.walk(root)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(path -> {
-        try {
-          Files.deleteIfExists(path);
-        } catch (IOException e) {
-          // best effort
-        }
-      });
-    } catch (IOException e) {
-      System.err.println("  (could not delete " + root + ": " + e.getMessage() + ")");
-    }
   }
 }

@@ -1,5 +1,6 @@
 package io.seqsync.bench.http;
 
+import io.seqsync.bench.BenchSupport;
 import io.seqsync.app.SeqsyncApp;
 import io.seqsync.bench.CliOptions;
 import io.seqsync.config.ConfigLoader;
@@ -110,7 +111,7 @@ public final class LaneBenchmark {
 
   public static void main(String[] args) throws Exception {
     LaneBenchOptions options = CliOptions.parseOrExit(args, LaneBenchOptions::parse, LaneBenchOptions.USAGE);
-    HttpBenchmark.quietLogs();
+    BenchSupport.quietLogs();
     Path dataDir = Files.createTempDirectory("seqsync-bench-lanes-");
     CpuMeter cpu = new CpuMeter(dataDir.toString());
     double others = cpu.awaitQuiet(options.quietWaitSeconds());
@@ -139,7 +140,7 @@ public final class LaneBenchmark {
         }
       }
     } finally {
-      HttpBenchmark.deleteTree(dataDir);
+      BenchSupport.deleteTree(dataDir);
     }
     System.out.print(LaneReport.markdown(options, config.fetch(), config.postgres().poolSize(), phases, started, others));
     System.exit(0);
@@ -241,7 +242,7 @@ public final class LaneBenchmark {
 
   private static HttpClient client(String threads) {
     return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-        .executor(Executors.newFixedThreadPool(2, HttpBenchmark.named(threads)))
+        .executor(Executors.newFixedThreadPool(2, BenchSupport.daemonThreads(threads)))
         .connectTimeout(Duration.ofSeconds(5)).build();
   }
 

@@ -1,7 +1,6 @@
 package io.seqsync.bench.push;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.LoggerContext;
+import io.seqsync.bench.BenchSupport;
 import io.seqsync.app.SeqsyncApp;
 import io.seqsync.config.ConfigLoader;
 import java.io.IOException;
@@ -14,16 +13,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
-import org.slf4j.LoggerFactory;
 
 /**
  * Push benchmark on the whole app in this JVM (embedded Kafka, PostgreSQL, Redis), load in the same
@@ -63,16 +58,16 @@ public final class PushBenchmark {
     int receivers = Integer.parseInt(opts.getOrDefault("receivers", "200"));
     int idleTarget = Integer.parseInt(opts.getOrDefault("idle", "10000"));
     int openConcurrency = Integer.parseInt(opts.getOrDefault("open-concurrency", "64"));
-    quietLogs();
+    BenchSupport.quietLogs();
 
     StringBuilder out = new StringBuilder();
     out.append("Run ").append(Instant.now()).append("; ").append(Runtime.getRuntime().availableProcessors())
         .append(" cores; max heap ").append(Runtime.getRuntime().maxMemory() >> 20).append(" MiB; java ")
-        .append(System.getProperty("java.version")).append("; load average at start ").append(loadAverage())
+        .append(System.getProperty("java.version")).append("; load average at start ").append(BenchSupport.loadAverage())
         .append("\n\n");
 
     Path dir = Files.createTempDirectory("seqsync-bench-push-");
-    ExecutorService httpThreads = Executors.newFixedThreadPool(2, daemon("bench-push-http-"));
+    ExecutorService httpThreads = Executors.newFixedThreadPool(2, BenchSupport.daemonThreads("bench-push-http-"));
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(httpThreads)
         .connectTimeout(Duration.ofSeconds(5)).build();
     try (SeqsyncApp app = SeqsyncApp.start(ConfigLoader.of(Map.of(
@@ -94,9 +89,9 @@ public final class PushBenchmark {
       if (idleTarget > 0) {
         out.append(IdleMemory.section(port, idleTarget, openConcurrency, dir));
       }
-      out.append("\nLoad average at the end: ").append(loadAverage()).append('\n');
+      out.append("\nLoad average at the end: ").append(BenchSupport.loadAverage()).append('\n');
     } finally {
-      deleteTree(dir);
+      BenchSupport.deleteTree(dir);
     }
     System.out.println(out);
     System.out.flush();
@@ -125,40 +120,5 @@ public final class PushBenchmark {
       Thread.sleep(500);
     }
     return (System.nanoTime() - began) / 1e9;
-  }
-
-  static String loadAverage() {
-    try {
-      String[] parts = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
-      return parts[0] + ", " + parts[1] + ", " + parts[2];
-    } catch (IOException e) {
-      return "?";
-    }
-  }
-
-  static java.util.concurrent.ThreadFactory daemon(String prefix) {
-    AtomicInteger count = new AtomicInteger();
-    return runnable -> {
-      Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
-  }
-
-  private static void quietLogs() {
-    if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
-      for (String name : List.of("io.zonky", "org.eclipse.jetty", "io.javalin", "redis", "com.zaxxer", "org.jdbi",
-          "org.apache.kafka", "kafka", "io.seqsync")) {
-        context.getLogger(name).setLevel(Level.WARN);
-      }
-    }
-  }
-
-  private static void deleteTree(Path root) {
-    try (Stream<Path> paths = Files.walk(root)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException ignored) {
-      // a temp dir left behind
-    }
   }
 }

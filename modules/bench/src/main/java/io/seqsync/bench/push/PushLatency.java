@@ -1,5 +1,6 @@
 package io.seqsync.bench.push;
 
+import io.seqsync.bench.BenchSupport;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.seqsync.app.SeqsyncApp;
@@ -70,7 +71,7 @@ final class PushLatency {
       int receivers) {
     StringBuilder out = new StringBuilder();
     HttpClient wsClient = HttpClient.newBuilder()
-        .executor(Executors.newFixedThreadPool(2, PushBenchmark.daemon("bench-push-ws-"))).build();
+        .executor(Executors.newFixedThreadPool(2, BenchSupport.daemonThreads("bench-push-ws-"))).build();
     List<WebSocket> receiverSockets = new ArrayList<>();
     AtomicInteger synced = new AtomicInteger();
     for (int k = 0; k < receivers; k++) {
@@ -105,7 +106,7 @@ final class PushLatency {
       out.append(row).append('\n');
     }
     out.append("\nPushes that matched no message of the run: ").append(FOREIGN_PUSHES.get())
-        .append(". Load average after: ").append(PushBenchmark.loadAverage()).append("\n\n");
+        .append(". Load average after: ").append(BenchSupport.loadAverage()).append("\n\n");
     for (WebSocket socket : receiverSockets) {
       socket.abort();
     }
