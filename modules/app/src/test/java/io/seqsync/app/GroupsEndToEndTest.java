@@ -57,15 +57,17 @@ class GroupsEndToEndTest extends EndToEndTest {
 
     send(owner, group, 2);                                                  // seqs 6-7
     awaitUnread(newcomer, group, 2);
-    awaitUnread(member, group, 5);
+    assertThat(awaitUnread(member, group, 5).get("name").asText()).isEqualTo("Team");
     try (JedisPooled redis = new JedisPooled(URI.create(app.stack().redisUri()))) {
       redis.flushAll();
     }
     // Rebuilt from PostgreSQL: the group is listed again, history before the join still not unread.
     assertThat(entry(newcomer, group).get("unread").asLong()).isEqualTo(2);
     assertThat(entry(member, group).get("unread").asLong()).isEqualTo(5);
+    assertThat(entry(member, group).get("name").asText()).isEqualTo("Team");
     JsonNode activation = awaitActivation(newcomer, group, a -> a.get("latestSeq").asLong() == 7);
     assertThat(activation.get("kind").asText()).isEqualTo("group");
+    assertThat(activation.get("name").asText()).isEqualTo("Team");
     assertThat(activation.get("readSeq").asLong()).isEqualTo(5);
     assertThat(activation.get("members")).extracting(JsonNode::asText).containsExactly("501", "502", "503", "504");
 

@@ -56,11 +56,12 @@ final class Views {
   /** 202 to acks, read reports and drafts: every command is durably in Kafka. */
   record PositionsAccepted(int accepted, String status) {}
 
-  /** GET /v1/conversations/{convId} (R14); members (decimal strings) for groups only. */
-  record Activation(String convId, String kind, long latestSeq, long deviceCursor, long readSeq, long unread,
-      String draft, @JsonInclude(JsonInclude.Include.NON_NULL) List<String> members) {
+  /** GET /v1/conversations/{convId} (R14); name and members (decimal strings) for groups only. */
+  record Activation(String convId, String kind, @JsonInclude(JsonInclude.Include.NON_NULL) String name,
+      long latestSeq, long deviceCursor, long readSeq, long unread, String draft,
+      @JsonInclude(JsonInclude.Include.NON_NULL) List<String> members) {
     static Activation of(ConversationQueries.Activation a) {
-      return new Activation(a.convId(), a.kind(), a.latestSeq(), a.deviceCursor(), a.readSeq(), a.unread(),
+      return new Activation(a.convId(), a.kind(), a.name(), a.latestSeq(), a.deviceCursor(), a.readSeq(), a.unread(),
           a.draft(), a.members() == null ? null : a.members().stream().map(String::valueOf).toList());
     }
   }
@@ -72,11 +73,11 @@ final class Views {
     }
   }
 
-  record ListedConversation(String convId, long latestSeq, Message lastMessage, long readSeq, long unread,
-      String draft, long updatedAt) {
+  record ListedConversation(String convId, @JsonInclude(JsonInclude.Include.NON_NULL) String name, long latestSeq,
+      Message lastMessage, long readSeq, long unread, String draft, long updatedAt) {
     static ListedConversation of(ConversationList.Entry e) {
-      return new ListedConversation(e.convId(), e.latestSeq(), e.lastMessage() == null ? null : Message.of(e.lastMessage()),
-          e.readSeq(), e.unread(), e.draft(), e.updatedAt());
+      return new ListedConversation(e.convId(), e.name(), e.latestSeq(),
+          e.lastMessage() == null ? null : Message.of(e.lastMessage()), e.readSeq(), e.unread(), e.draft(), e.updatedAt());
     }
   }
 

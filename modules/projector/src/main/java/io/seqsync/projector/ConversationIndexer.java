@@ -54,6 +54,9 @@ public final class ConversationIndexer implements CommitListener {
           .ifPresent(sender -> batch.recall(convId, recall.getRecalledSeq(), sender));
     } else if (payload instanceof MembershipChanged change) {
       appendedMessage(batch, StoredMessage.of(change.getNotice()));
+      if (change.getGroupName() != null) {
+        batch.named(convId, change.getGroupName());
+      }
       // A new member's history starts at this notice: nothing before it counts as unread.
       change.getAdded().forEach(userId -> batch.joined(userId, convId).read(userId, convId, change.getNotice().getSeq()));
       change.getRemoved().forEach(userId -> batch.unlisted(userId, convId));

@@ -18,6 +18,7 @@ public final class ConversationIndex {
   static final String LATEST_SEQ = "latestSeq";
   static final String UPDATED_AT = "updatedAt";
   static final String LAST_MESSAGE = "last";
+  static final String NAME = "name";
   /** Conversation hash field: countable seqs at or below it are no longer in the sets. */
   static final String FLOOR = "countableFloor";
   /** Countable seqs kept per conversation: enough for any unread count a person reads exactly. */
@@ -215,6 +216,12 @@ public final class ConversationIndex {
     /** The group was active at {@code lastActivity}: it moves up in every member's list at once. */
     public Batch groupActive(String convId, long lastActivity) {
       pipeline.zadd(GROUP_ACTIVITY, lastActivity, convId, ZAddParams.zAddParams().gt());
+      return this;
+    }
+
+    /** The group's name. */
+    public Batch named(String convId, String name) {
+      pipeline.hset(conversation(convId), NAME, name);
       return this;
     }
 

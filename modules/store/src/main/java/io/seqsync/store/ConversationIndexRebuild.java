@@ -28,6 +28,8 @@ public final class ConversationIndexRebuild {
             .bind("conv", convId)
             .map((rs, ctx) -> MessageQueries.storedMessage(rs))
             .findOne().ifPresent(batch::message);
+        handle.createQuery("select name from conversations where conv_id = :conv and name is not null")
+            .bind("conv", convId).mapTo(String.class).findOne().ifPresent(name -> batch.named(convId, name));
         // The latest countable messages only: a read position below them is answered from here.
         List<Long> loaded = handle.createQuery("select seq, sender_id, recalled from messages where conv_id = :conv"
                 + " and type in (<types>) order by seq desc limit :kept")

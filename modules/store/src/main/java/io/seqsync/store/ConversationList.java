@@ -16,8 +16,8 @@ import redis.clients.jedis.resps.Tuple;
  * is not marked built is rebuilt from PostgreSQL first. Thread-safe.
  */
 public final class ConversationList {
-  /** One conversation of the list; lastMessage null for a conversation without messages yet. */
-  public record Entry(String convId, long latestSeq, StoredMessage lastMessage, long readSeq, long unread,
+  /** One conversation of the list; name null but for groups; lastMessage null for a conversation without messages yet. */
+  public record Entry(String convId, String name, long latestSeq, StoredMessage lastMessage, long readSeq, long unread,
       String draft, long updatedAt) {}
 
   /** A page, most recent first; next is the cursor of the following page, null after the last. */
@@ -89,7 +89,8 @@ public final class ConversationList {
         ConversationIndex.readField(convId), ConversationIndex.draftField(convId));
     long readSeq = user.get(0) == null ? 0 : Long.parseLong(user.get(0));
     String draft = user.get(1) == null ? null : user.get(1).substring(user.get(1).indexOf('|') + 1);
-    return new Entry(convId, number(conversation.get(ConversationIndex.LATEST_SEQ)),
+    return new Entry(convId, conversation.get(ConversationIndex.NAME),
+        number(conversation.get(ConversationIndex.LATEST_SEQ)),
         RedisMessageCodec.decode(conversation.get(ConversationIndex.LAST_MESSAGE)), readSeq,
         unread(convId, userId, readSeq), draft, number(conversation.get(ConversationIndex.UPDATED_AT)));
   }

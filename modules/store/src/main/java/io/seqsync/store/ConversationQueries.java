@@ -54,7 +54,7 @@ public final class ConversationQueries {
   public record SyncRow(String convId, long latestSeq, long deviceCursor, long readSeq, long unread) {}
 
   // One row even for a direct conversation nobody has written to yet (its draft may exist already).
-  private static final String ACTIVATION = "select q.conv_id, c.kind, coalesce(c.latest_seq, 0) as latest_seq,"
+  private static final String ACTIVATION = "select q.conv_id, c.kind, c.name, coalesce(c.latest_seq, 0) as latest_seq,"
       + " coalesce(dc.seq, 0) as device_cursor, coalesce(rp.seq, 0) as read_seq,"
       + " coalesce(" + UNREAD + ", 0) as unread, d.text as draft"
       + " from (select cast(:conv as text) as conv_id) q"
@@ -66,10 +66,10 @@ public final class ConversationQueries {
   /**
    * What a device needs when it opens a conversation (R14): the committed watermark, its own
    * server-side cursor (so a client whose ack was lost re-sends it), the user's read position,
-   * unread count and draft, and a group's members (null for a direct conversation).
+   * unread count and draft, and a group's name and members (null for a direct conversation).
    */
-  public record Activation(String convId, String kind, long latestSeq, long deviceCursor, long readSeq, long unread,
-      String draft, List<Long> members) {}
+  public record Activation(String convId, String kind, String name, long latestSeq, long deviceCursor, long readSeq,
+      long unread, String draft, List<Long> members) {}
 
   private final Jdbi jdbi;
 
@@ -187,7 +187,7 @@ public final class ConversationQueries {
       String kind = convId.kind() == ConvId.Kind.GROUP ? "group" : "direct";
       return handle.createQuery(ACTIVATION)
           .bind("conv", convId.value()).bind("user", userId).bind("device", deviceId)
-          .map((rs, ctx) -> new Activation(convId.value(), kind, rs.getLong("latest_seq"),
+          .map((rs, ctx) -> new Activation(convId.value(), kind, rs.getString("name"), rs.getLong("latest_seq"),
               rs.getLong("device_cursor"), rs.getLong("read_seq"), rs.getLong("unread"), rs.getString("draft"), members))
           .one();
     });
