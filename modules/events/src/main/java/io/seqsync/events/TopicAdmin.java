@@ -11,6 +11,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.errors.RetriableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,9 +38,7 @@ public final class TopicAdmin {
         admin.createTopics(missing).all().get(30, TimeUnit.SECONDS);
         log.info("created topics {}", missing.stream().map(NewTopic::name).toList());
       }
-      Map<String, TopicDescription> described = admin
-          .describeTopics(topics.all().stream().map(Topic::name).toList())
-          .allTopicNames().get(30, TimeUnit.SECONDS);
+      Map<String, TopicDescription> described = describe(admin, topics.all().stream().map(Topic::name).toList());
       for (Topic<?, ?> topic : topics.all()) {
         int actual = described.get(topic.name()).partitions().size();
         if (actual != topic.partitions()) {
@@ -52,6 +51,23 @@ public final class TopicAdmin {
       throw new IllegalStateException("interrupted while creating topics", e);
     } catch (ExecutionException | TimeoutException e) {
       throw new IllegalStateException("cannot create or describe topics on " + bootstrapServers + ": " + e.getMessage(), e);
+    }
+  }
+
+  // Topics just created may not be in every broker's metadata yet (KRaft propagates it
+  // asynchronously): a retriable error is retried for a while, anything else fails at once.
+  private static Map<String, TopicDescription> describe(Admin admin, List<String> names)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (true) {
+      try {
+        return admin.describeTopics(names).allTopicNames().get(30, TimeUnit.SECONDS);
+      } catch (ExecutionException e) {
+        if (!(e.getCause() instanceof RetriableException) || System.nanoTime() > deadline) {
+          throw e;
+        }
+        Thread.sleep(100);
+      }
     }
   }
 }
