@@ -51,6 +51,16 @@ public final class BenchSupport {
     }
   }
 
+  /** Sleeps; an interrupt ends the benchmark. */
+  public static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
   /** The 1, 5 and 15 minute load averages ("?" off Linux). */
   public static String loadAverage() {
     try {

@@ -149,7 +149,7 @@ final class BenchmarkRunner implements AutoCloseable {
         System.err.printf("  ... %s: %,d of %,d committed after %.0f s%n", label, done, total, (now - start) / 1e9);
         nextReport += PROGRESS_EVERY.toNanos();
       }
-      sleep(POLL_MS);
+      BenchSupport.sleep(POLL_MS);
     }
   }
 
@@ -203,15 +203,6 @@ final class BenchmarkRunner implements AutoCloseable {
       throw new IllegalStateException("interrupted", e);
     } catch (ExecutionException | TimeoutException e) {
       throw new IllegalStateException("admin request failed: " + e, e);
-    }
-  }
-
-  static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
     }
   }
 

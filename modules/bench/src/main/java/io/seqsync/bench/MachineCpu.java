@@ -27,7 +27,7 @@ final class MachineCpu {
       long busy = busyNanos();
       long own = os.getProcessCpuTime();
       long start = System.nanoTime();
-      BenchmarkRunner.sleep(windowMs);
+      BenchSupport.sleep(windowMs);
       long busyAfter = busyNanos();
       if (busy < 0 || busyAfter < 0) {
         return -1;

@@ -52,7 +52,7 @@ final class PassthroughApp implements BenchmarkRunner.RunningApp {
         streams.close(Duration.ofSeconds(30));
         throw new IllegalStateException("passthrough did not reach RUNNING, state " + streams.state());
       }
-      BenchmarkRunner.sleep(50);
+      BenchSupport.sleep(50);
     }
     return new PassthroughApp(streams);
   }

@@ -134,7 +134,7 @@ public final class SequencerBenchmark {
    */
   private static void settle() {
     System.gc();
-    BenchmarkRunner.sleep(SETTLE_MS);
+    BenchSupport.sleep(SETTLE_MS);
   }
 
   private DataSet dataSet() {

@@ -1,9 +1,7 @@
 package io.seqsync.ingress;
 
-import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.SeqsyncConfig;
 import java.time.Duration;
-import java.util.Map;
 
 /**
  * What the HTTP ingress needs from the configuration: where to listen, how long a send waits for
@@ -14,17 +12,10 @@ import java.util.Map;
  */
 public record IngressSettings(String host, int port, Duration replyBudget, int maxContentBytes, int maxGroupMembers,
     SeqsyncConfig.Fetch fetch) {
-  private static final SeqsyncConfig DEFAULTS = ConfigLoader.of(Map.of());
-
   public IngressSettings {
     if (port < 0 || port > 65535 || replyBudget.isNegative() || maxContentBytes <= 0 || maxGroupMembers < 2) {
       throw new IllegalArgumentException("invalid ingress settings");
     }
-  }
-
-  /** With the default group limit and fetch limits. */
-  public IngressSettings(String host, int port, Duration replyBudget, int maxContentBytes) {
-    this(host, port, replyBudget, maxContentBytes, DEFAULTS.sequencer().maxGroupMembers(), DEFAULTS.fetch());
   }
 
   public static IngressSettings from(SeqsyncConfig config) {

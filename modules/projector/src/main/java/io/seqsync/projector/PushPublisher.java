@@ -1,5 +1,6 @@
 package io.seqsync.projector;
 
+import io.seqsync.events.ConvId;
 import io.seqsync.events.model.CursorAdvanced;
 import io.seqsync.events.model.DraftUpdated;
 import io.seqsync.events.model.Event;
@@ -40,7 +41,7 @@ public final class PushPublisher implements CommitListener {
 
   @Override
   public void committed(List<Event> events, ProjectionResult result) {
-    List<Set<Long>> recipients = membersAtEachEvent(events, new ConversationMembers(jdbi)::of);
+    List<Set<Long>> recipients = membersAtEachEvent(events, this::committedMembers);
     try (AbstractPipeline pipeline = redis.pipelined()) {
       for (int i = 0; i < events.size(); i++) {
         publish(pipeline, events.get(i), recipients.get(i));
@@ -70,6 +71,17 @@ public final class PushPublisher implements CommitListener {
       }
     }
     return atEvent;
+  }
+
+  // A direct conversation's two users come from its id, a group's from PostgreSQL (read once per
+  // batch and conversation by membersAtEachEvent).
+  private List<Long> committedMembers(String convId) {
+    ConvId id = ConvId.parse(convId).orElseThrow();
+    if (id.kind() == ConvId.Kind.DIRECT) {
+      return id.directUsers();
+    }
+    return jdbi.withHandle(handle -> handle.createQuery("select user_id from conversation_members where conv_id = :conv")
+        .bind("conv", convId).mapTo(Long.class).list());
   }
 
   private static void publish(AbstractPipeline pipeline, Event event, Set<Long> members) {

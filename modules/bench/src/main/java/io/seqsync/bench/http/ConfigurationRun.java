@@ -131,7 +131,7 @@ final class ConfigurationRun {
           Map<String, Samples> stages = new HashMap<>();
           int traced = 0;
           if (tracer != null) {
-            SendLoad.sleep(500); // the tracer's consumer and subscriber catch up
+            BenchSupport.sleep(500); // the tracer's consumer and subscriber catch up
             traced = SendStages.split(phase, tracer, stages);
           }
           SendRow row = new SendRow(interval, phase, stages, traced, usage.get(), pgDelta.get(), before.get(), after.get(),

@@ -1,5 +1,6 @@
 package io.seqsync.bench.http;
 
+import io.seqsync.bench.BenchSupport;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.seqsync.events.Commands;
@@ -136,7 +137,7 @@ final class FetchBenchmark {
         if (System.nanoTime() > deadline) {
           throw new IllegalStateException("PostgreSQL holds only " + stored + " of " + expected + " preloaded messages");
         }
-        SendLoad.sleep(200);
+        BenchSupport.sleep(200);
       }
     } catch (SQLException e) {
       throw new IllegalStateException("cannot watch the preload: " + e.getMessage(), e);

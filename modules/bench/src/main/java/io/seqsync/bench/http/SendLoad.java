@@ -1,5 +1,6 @@
 package io.seqsync.bench.http;
 
+import io.seqsync.bench.BenchSupport;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.URI;
@@ -301,22 +302,13 @@ final class SendLoad {
           // What is in flight ends within its request timeout.
           deadline = System.nanoTime() + REQUEST_TIMEOUT.toNanos() + TimeUnit.SECONDS.toNanos(2);
         }
-        sleep(20);
+        BenchSupport.sleep(20);
       }
       phase.okInWindow = okInWindow.get();
       phase.maxInFlight = maxInFlightSeen.get();
       phase.maxBacklog = maxBacklogSeen.get();
       phase.exceptions = exceptions.get();
       phase.firstError = firstError;
-    }
-  }
-
-  static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
     }
   }
 }

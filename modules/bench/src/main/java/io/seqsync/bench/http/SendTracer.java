@@ -1,5 +1,6 @@
 package io.seqsync.bench.http;
 
+import io.seqsync.bench.BenchSupport;
 import io.seqsync.events.EventSerdes;
 import io.seqsync.events.model.Event;
 import io.seqsync.events.model.Message;
@@ -88,7 +89,7 @@ final class SendTracer implements AutoCloseable {
     redisThread.start();
     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
     while (!pubSub.isSubscribed() && System.nanoTime() < deadline) {
-      SendLoad.sleep(10);
+      BenchSupport.sleep(10);
     }
   }
 
