@@ -13,6 +13,7 @@ import io.seqsync.localstack.LocalPostgres;
 import io.seqsync.localstack.LocalRedis;
 import io.seqsync.sequencer.CommandValidator;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
@@ -52,6 +53,9 @@ class HostileInputTest {
   /** Jetty's limit of a WebSocket text frame, in bytes of UTF-8; a larger one closes the socket. */
   private static final int MAX_TEXT_FRAME = 64 * 1024;
   private static final int HUGE_FRAME = MAX_TEXT_FRAME + 1000;
+  // A request refused before its body is read has the connection closed behind the answer; a
+  // client still writing a body this large may see the close instead of the answer.
+  private static final int BODY_THE_SERVER_MAY_LEAVE_UNREAD = 64 * 1024;
 
   private static Path dir;
   private static LocalPostgres postgres;
@@ -107,7 +111,16 @@ class HostileInputTest {
 
   @Property(tries = 250)
   void noRequestGetsA5xxAndOnlyValidCommandsReachKafka(@ForAll("requests") HostileRequests.Request request) {
-    Http.Response response = send(request);
+    Http.Response response;
+    try {
+      response = send(request);
+    } catch (UncheckedIOException dropped) {
+      assertThat(request.body().getBytes(StandardCharsets.UTF_8).length)
+          .as("connection dropped (%s) for %s", dropped.getMessage(), request).isGreaterThan(BODY_THE_SERVER_MAY_LEAVE_UNREAD);
+      assertThat(producedBy(HTTP_USER)).as("commands produced by the dropped %s", request).isEmpty();
+      assertThat(test.http.get("/health", null).status()).isEqualTo(200);
+      return;
+    }
 
     assertThat(response.status()).as("%s -> %s", request, response.body()).isBetween(200, 499);
     List<Command> produced = producedBy(HTTP_USER);

@@ -103,7 +103,7 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
     Optional<String> problem = validator.problem(key, command);
     if (problem.isPresent()) {
       deadLetter(record, problem.get());
-      if (ConvId.parse(key).isPresent() && key.equals(command.getConvId())) {
+      if (validator.answerable(key, command)) {
         reject(command, RejectReason.INVALID_COMMAND, problem.get(), record.timestamp());
       }
       return;

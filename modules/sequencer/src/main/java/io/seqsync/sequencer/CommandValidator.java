@@ -52,6 +52,16 @@ public final class CommandValidator {
     return payloadProblem(convId.get(), command.getPayload());
   }
 
+  /**
+   * Whether an invalid command still deserves a rejection event: only when it is addressed to the
+   * conversation it names and carries a well-formed commandId the sender can correlate; anything
+   * else (a malformed id echoed into an event) would carry the hostile text onward.
+   */
+  public boolean answerable(String recordKey, Command command) {
+    return recordKey != null && ConvId.parse(recordKey).isPresent() && recordKey.equals(command.getConvId())
+        && isId(command.getCommandId());
+  }
+
   private Optional<String> payloadProblem(ConvId convId, Object payload) {
     if (payload instanceof SendMessage send) {
       if (!isId(send.getClientMsgId())) {

@@ -197,15 +197,20 @@ class SequencerTopologyTest {
     Command notAMember = new Commands(3, "tablet").sendText(CONV, "intruder", "hi");
     Command systemType = ALICE.send(CONV, "sys", MessageType.SYSTEM, "{}");
     Command wrongKey = ALICE.sendText(CONV, "c1", "hi");
+    Command controlInId = ALICE.sendText(CONV, "c2", "hi");
+    controlInId.setCommandId("\u0000md-1");
     harness.pipe(tooLarge);
     harness.pipe(notAMember);
     harness.pipe(systemType);
     harness.pipeRaw("d:1:3", EventSerdes.command().encode(wrongKey), T0);
+    harness.pipe(controlInId);
     harness.pipe(ALICE.sendText(CONV, "ok", "fine"));
 
+    // Neither the misaddressed command nor the one with an uncorrelatable id is answered with an event.
     assertThat(harness.deadLetters()).extracting(record -> header(record, CommandProcessor.REASON_HEADER))
         .containsExactly("content exceeds 1024 bytes", "caller is not a member of the conversation",
-            "message type SYSTEM cannot be sent by a client", "record key does not match convId");
+            "message type SYSTEM cannot be sent by a client", "record key does not match convId",
+            "malformed commandId");
     List<Event> events = harness.events();
     assertThat(events).extracting(Event::getCommandId)
         .containsExactly(tooLarge.getCommandId(), notAMember.getCommandId(), systemType.getCommandId(),
