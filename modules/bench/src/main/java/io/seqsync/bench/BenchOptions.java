@@ -24,7 +24,7 @@ record BenchOptions(
       usage: SequencerBenchmark [--commands=200000] [--conversations=1000] [--partitions=6] [--threads=1]
                                 [--repeats=3] [--warmup=1] [--commit-interval-ms=100] [--quiet-wait-s=60] [--dir=PATH]
         (or the same as system properties: -Dbench.commands=200000 ...)
-        --warmup: untimed passthrough+sequencer pairs over the same commands before the timed ones.
+        --warmup: untimed rounds of every application over the same commands before the timed ones.
         --quiet-wait-s: before each timed run, wait up to this long for other processes to use under 1/4 core (0: never).
         --dir keeps the broker's data there; by default a temporary directory is used and deleted.""";
 

@@ -21,6 +21,7 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.streams.KafkaStreams;
 
 /**
  * Times one exactly-once Streams application over an already loaded input topic: from the call
@@ -42,6 +43,12 @@ final class BenchmarkRunner implements AutoCloseable {
   /** A started application, RUNNING when handed over. */
   interface RunningApp extends AutoCloseable {
     boolean failed();
+
+    /** Whether a Streams application in {@code state} has stopped or is stopping. */
+    static boolean failed(KafkaStreams.State state) {
+      return state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING
+          || state == KafkaStreams.State.PENDING_ERROR || state == KafkaStreams.State.PENDING_SHUTDOWN;
+    }
 
     @Override
     void close();

@@ -4,44 +4,34 @@ import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.sequencer.SequencerService;
 import java.time.Duration;
 import java.util.Properties;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 
 /**
- * The reference: the cheapest exactly-once Kafka Streams application over the same commands,
- * bytes in and bytes out, no processor, no state. Its settings are the sequencer's own
- * ({@link SequencerService#streamsProperties}: exactly_once_v2, the same commit interval, stream
- * threads, replication factor, session timeout, producer batch size and the rest); only the
- * application id (from the config) and the state directory differ.
+ * A reference application ({@link ReferenceTopologies}) as a measured run. Its settings are the
+ * sequencer's own ({@link SequencerService#streamsProperties}: exactly_once_v2, the same commit
+ * interval, stream threads, replication factor, session timeout, producer batch size and the
+ * rest); only the application id (from the config) and the state directory differ.
  */
-final class PassthroughApp implements BenchmarkRunner.RunningApp {
+final class ReferenceApp implements BenchmarkRunner.RunningApp {
   private final KafkaStreams streams;
 
-  private PassthroughApp(KafkaStreams streams) {
+  private ReferenceApp(KafkaStreams streams) {
     this.streams = streams;
   }
 
-  static Topology topology(String inputTopic, String outputTopic) {
-    Topology topology = new Topology();
-    topology.addSource("commands-source", Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(), inputTopic);
-    topology.addSink("passthrough-sink", outputTopic,
-        Serdes.ByteArray().serializer(), Serdes.ByteArray().serializer(), "commands-source");
-    return topology;
-  }
-
-  /** The sequencer's own Streams configuration for {@code config}, with the state under dataDir/passthrough-streams. */
+  /** The sequencer's own Streams configuration for {@code config}, with the state under dataDir/reference-streams. */
   static Properties properties(String bootstrapServers, SeqsyncConfig config) {
     Properties props = SequencerService.streamsProperties(bootstrapServers, config);
-    props.put(StreamsConfig.STATE_DIR_CONFIG, config.dataDir().resolve("passthrough-streams").toString());
+    props.put(StreamsConfig.STATE_DIR_CONFIG, config.dataDir().resolve("reference-streams").toString());
     return props;
   }
 
-  /** Starts the passthrough and returns once it is RUNNING (polled every 50 ms, like SequencerService). */
-  static PassthroughApp start(String bootstrapServers, SeqsyncConfig config, String inputTopic, String outputTopic) {
-    KafkaStreams streams = new KafkaStreams(topology(inputTopic, outputTopic), properties(bootstrapServers, config));
+  /** Starts {@code topology} and returns once it is RUNNING (polled every 50 ms, like SequencerService). */
+  static ReferenceApp start(String bootstrapServers, SeqsyncConfig config, Topology topology) {
+    KafkaStreams streams = new KafkaStreams(topology, properties(bootstrapServers, config));
     streams.setUncaughtExceptionHandler(
         error -> StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT);
     streams.start();
@@ -50,18 +40,15 @@ final class PassthroughApp implements BenchmarkRunner.RunningApp {
       if (streams.state() == KafkaStreams.State.ERROR || streams.state() == KafkaStreams.State.NOT_RUNNING
           || System.nanoTime() > deadline) {
         streams.close(Duration.ofSeconds(30));
-        throw new IllegalStateException("passthrough did not reach RUNNING, state " + streams.state());
+        throw new IllegalStateException("reference application did not reach RUNNING, state " + streams.state());
       }
       BenchSupport.sleep(50);
     }
-    return new PassthroughApp(streams);
+    return new ReferenceApp(streams);
   }
-
   @Override
   public boolean failed() {
-    KafkaStreams.State state = streams.state();
-    return state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING
-        || state == KafkaStreams.State.PENDING_ERROR || state == KafkaStreams.State.PENDING_SHUTDOWN;
+    return BenchmarkRunner.RunningApp.failed(streams.state());
   }
 
   @Override

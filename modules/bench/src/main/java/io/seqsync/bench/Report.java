@@ -1,7 +1,10 @@
 package io.seqsync.bench;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
@@ -17,32 +20,38 @@ final class Report {
     for (SequencerBenchmark.Run run : runs) {
       BenchmarkRunner.Measured m = run.measured();
       out.printf("| %s | %s | %s | %,d | %.2f | %.2f | %,.0f | %,.0f | %.2f | %.2f | %.1f | %s |%n",
-          run.repeat(), run.order(), run.app(), m.records(), m.toRunningNanos() / 1e9, m.toCommittedNanos() / 1e9,
+          run.repeat(), run.order(), run.app().label, m.records(), m.toRunningNanos() / 1e9, m.toCommittedNanos() / 1e9,
           m.recordsPerSecond(), m.recordsPerSecondAfterRunning(), m.appThreadCpuNanos() / 1e9, m.processCpuNanos() / 1e9,
           m.processCpuNanos() / 1e3 / m.records(),
           m.otherProcessesCpuNanos() < 0 ? "n/a" : String.format("%.2f", m.otherProcessesCpuNanos() / 1e9));
     }
 
-    List<SequencerBenchmark.Run> passthrough = runs.stream().filter(r -> r.app().equals("passthrough")).toList();
-    List<SequencerBenchmark.Run> sequencer = runs.stream().filter(r -> r.app().equals("sequencer")).toList();
+    Map<SequencerBenchmark.App, List<SequencerBenchmark.Run>> byApp = new EnumMap<>(SequencerBenchmark.App.class);
+    runs.forEach(run -> byApp.computeIfAbsent(run.app(), app -> new ArrayList<>()).add(run));
+    List<SequencerBenchmark.Run> base = byApp.get(SequencerBenchmark.App.PASSTHROUGH);
     out.println();
     out.println("| | median records/s | each repeat |");
     out.println("|---|---:|---|");
     out.printf("| raw producer (idempotent, acks=all; one load of %,d) | %,.0f | — |%n", loaded.records(), loaded.recordsPerSecond());
-    row(out, "passthrough, exactly_once_v2 (start→committed)", passthrough, BenchmarkRunner.Measured::recordsPerSecond);
-    row(out, "sequencer, exactly_once_v2 (start→committed)", sequencer, BenchmarkRunner.Measured::recordsPerSecond);
-    ratio(out, "**sequencer / passthrough** (start→committed)", passthrough, sequencer, BenchmarkRunner.Measured::recordsPerSecond);
-    row(out, "passthrough (RUNNING→committed)", passthrough, BenchmarkRunner.Measured::recordsPerSecondAfterRunning);
-    row(out, "sequencer (RUNNING→committed)", sequencer, BenchmarkRunner.Measured::recordsPerSecondAfterRunning);
-    ratio(out, "sequencer / passthrough (RUNNING→committed)", passthrough, sequencer,
-        BenchmarkRunner.Measured::recordsPerSecondAfterRunning);
+    for (String phase : List.of("start→committed", "RUNNING→committed")) {
+      ToDoubleFunction<BenchmarkRunner.Measured> rate = phase.startsWith("start")
+          ? BenchmarkRunner.Measured::recordsPerSecond : BenchmarkRunner.Measured::recordsPerSecondAfterRunning;
+      byApp.forEach((app, appRuns) -> row(out, app.label + ", exactly_once_v2 (" + phase + ")", appRuns, rate));
+      byApp.forEach((app, appRuns) -> {
+        if (app != SequencerBenchmark.App.PASSTHROUGH) {
+          String label = app.label + " / passthrough (" + phase + ")";
+          ratio(out, app == SequencerBenchmark.App.SEQUENCER && phase.startsWith("start") ? "**" + label + "**" : label,
+              base, appRuns, rate);
+        }
+      });
+    }
     out.println();
     out.printf("Goal: sequencer ≥ 70%% of passthrough. %d stream thread(s), %d partitions, commit interval %d ms.%n",
         options.threads(), options.partitions(), options.commitIntervalMs());
     out.println();
     out.println("Read-back after each timed run (read_committed, up to the output's last stable offsets seen when its timing stopped):");
     for (SequencerBenchmark.Run run : runs) {
-      out.printf("- repeat %s %s: %s%n", run.repeat(), run.app(), run.check());
+      out.printf("- repeat %s %s: %s%n", run.repeat(), run.app().label, run.check());
     }
   }
 

@@ -13,9 +13,12 @@ import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.KafkaStreams;
 
@@ -25,19 +28,19 @@ import org.apache.kafka.streams.KafkaStreams;
  * <ol>
  *   <li>loads N send commands (default 200,000 over 1,000 direct conversations) into the commands
  *       topic with a plain idempotent producer, timing it (the raw producer rate);
- *   <li>runs a bytes-in/bytes-out exactly-once Kafka Streams passthrough over them;
+ *   <li>runs the references of {@link ReferenceTopologies} over them: a bytes-in/bytes-out
+ *       exactly-once Kafka Streams passthrough, the same decoding and encoding the Avro records,
+ *       and that again numbering each conversation in a changelogged store;
  *   <li>runs the sequencer ({@link SequencerService}) over the same commands;
  * </ol>
  *
- * and repeats the pair (alternating which goes first), each run with a fresh application id so it
+ * and repeats them (odd repeats in that order, even ones reversed), each run with a fresh application id so it
  * reads the commands from the beginning with empty state. A run is timed from the call that starts
  * the application until its committed input offsets reach the end (see {@link BenchmarkRunner});
- * its outputs are then read back with read_committed and checked. An untimed warm-up pair first
+ * its outputs are then read back with read_committed and checked. An untimed warm-up round first
  * warms the JIT and creates the broker's internal topics.
  */
 public final class SequencerBenchmark {
-  private static final String PASSTHROUGH = "passthrough";
-  private static final String SEQUENCER = "sequencer";
   private static final long SETTLE_MS = 5_000;
   private static final String TOPIC_PREFIX = "seqsync.";
 
@@ -51,11 +54,32 @@ public final class SequencerBenchmark {
     this.dataDir = dataDir;
   }
 
-  /** One measured run and what its read-back found. */
-  record Run(String repeat, String order, String app, BenchmarkRunner.Measured measured, String check) {}
+  /** The measured applications, in the order of an odd repeat; the first is the base of every ratio. */
+  enum App {
+    PASSTHROUGH("passthrough", 'P'),
+    AVRO("avro-passthrough", 'A'),
+    COUNTER("avro-counter", 'C'),
+    SEQUENCER("sequencer", 'S');
 
-  /** The topics: the commands, the sequencer's events and the passthrough's output. */
-  record DataSet(Topics topics, String passthroughTopic) {}
+    final String label;
+    final char letter;
+
+    App(String label, char letter) {
+      this.label = label;
+      this.letter = letter;
+    }
+
+    /** Whether its output is MessageAppended events numbered 1..n in each conversation. */
+    boolean numbers() {
+      return this == COUNTER || this == SEQUENCER;
+    }
+  }
+
+  /** One measured run and what its read-back found. */
+  record Run(String repeat, String order, App app, BenchmarkRunner.Measured measured, String check) {}
+
+  /** The topics: the commands, the sequencer's events, and each reference's output. */
+  record DataSet(Topics topics, Map<App, String> outputs) {}
 
   public static void main(String[] args) {
     BenchOptions options;
@@ -107,19 +131,22 @@ public final class SequencerBenchmark {
     // Untimed pairs over the same commands: they warm the JIT, create the broker's internal topics
     // and take whatever the first reads after the load cost.
     for (int warmup = 1; warmup <= options.warmupPairs(); warmup++) {
-      for (String app : List.of(PASSTHROUGH, SEQUENCER)) {
+      for (App app : App.values()) {
         Run run = measure(data, "w" + warmup, "-", app);
-        System.err.printf("warm-up %d %-11s %,10.0f records/s; %s%n", warmup, app, run.measured().recordsPerSecond(), run.check());
+        System.err.printf("warm-up %d %-16s %,10.0f records/s; %s%n", warmup, app.label, run.measured().recordsPerSecond(), run.check());
       }
     }
 
     List<Run> runs = new ArrayList<>();
     for (int repeat = 1; repeat <= options.repeats(); repeat++) {
-      List<String> order = repeat % 2 == 1 ? List.of(PASSTHROUGH, SEQUENCER) : List.of(SEQUENCER, PASSTHROUGH);
-      String orderLabel = order.get(0).substring(0, 1).toUpperCase() + "," + order.get(1).substring(0, 1).toUpperCase();
-      for (String app : order) {
+      List<App> order = new ArrayList<>(List.of(App.values()));
+      if (repeat % 2 == 0) {
+        Collections.reverse(order);
+      }
+      String orderLabel = order.stream().map(app -> String.valueOf(app.letter)).collect(Collectors.joining(","));
+      for (App app : order) {
         runner.awaitQuietMachine(options.quietWaitSeconds());
-        System.err.printf("repeat %d: %s ...%n", repeat, app);
+        System.err.printf("repeat %d: %s ...%n", repeat, app.label);
         Run run = measure(data, String.valueOf(repeat), orderLabel, app);
         System.err.printf("  %,.0f records/s; %s%n", run.measured().recordsPerSecond(), run.check());
         runs.add(run);
@@ -141,9 +168,14 @@ public final class SequencerBenchmark {
     SeqsyncConfig config = config("unused");
     Topics topics = Topics.from(config.kafka());
     TopicAdmin.ensure(runner.bootstrapServers(), topics, config.kafka().replicationFactor());
-    String passthroughTopic = TOPIC_PREFIX + "bench.passthrough";
-    runner.createTopic(passthroughTopic, options.partitions());
-    return new DataSet(topics, passthroughTopic);
+    Map<App, String> outputs = new EnumMap<>(App.class);
+    for (App app : App.values()) {
+      outputs.put(app, app == App.SEQUENCER ? topics.events().name() : TOPIC_PREFIX + "bench." + app.label);
+      if (app != App.SEQUENCER) {
+        runner.createTopic(outputs.get(app), options.partitions());
+      }
+    }
+    return new DataSet(topics, outputs);
   }
 
   /** The configuration both applications are built from; only the application id differs. */
@@ -157,24 +189,27 @@ public final class SequencerBenchmark {
         "sequencer.commit-interval", options.commitIntervalMs() + "ms"));
   }
 
-  private Run measure(DataSet data, String repeat, String order, String app) {
-    String applicationId = "bench-r" + repeat + "-" + app;
+  private Run measure(DataSet data, String repeat, String order, App app) {
+    String applicationId = "bench-r" + repeat + "-" + app.label;
     SeqsyncConfig config = config(applicationId);
     String input = data.topics().commands().name();
-    String output = app.equals(SEQUENCER) ? data.topics().events().name() : data.passthroughTopic();
+    String output = data.outputs().get(app);
     Map<TopicPartition, Long> inputEnd = runner.endOffsets(input, options.partitions());
     Map<TopicPartition, Long> outputBefore = runner.endOffsets(output, options.partitions());
     long expected = BenchmarkRunner.sum(inputEnd);
 
-    BenchmarkRunner.Measured measured = runner.measure(app, applicationId, inputEnd, output, app.equals(SEQUENCER)
-        ? () -> new SequencerApp(SequencerService.start(runner.bootstrapServers(), config))
-        : () -> PassthroughApp.start(runner.bootstrapServers(), config, input, data.passthroughTopic()));
+    BenchmarkRunner.Measured measured = runner.measure(app.label, applicationId, inputEnd, output, () -> switch (app) {
+      case PASSTHROUGH -> ReferenceApp.start(runner.bootstrapServers(), config, ReferenceTopologies.bytes(input, output));
+      case AVRO -> ReferenceApp.start(runner.bootstrapServers(), config, ReferenceTopologies.avro(input, output));
+      case COUNTER -> ReferenceApp.start(runner.bootstrapServers(), config, ReferenceTopologies.counter(input, output));
+      case SEQUENCER -> new SequencerApp(SequencerService.start(runner.bootstrapServers(), config));
+    });
 
     // Only what was committed when the run was declared done counts.
     Map<TopicPartition, Long> outputAfter = measured.outputEndAtCommitted();
     long outputOffsets = BenchmarkRunner.sum(BenchmarkRunner.minus(outputAfter, outputBefore));
     String check;
-    if (app.equals(SEQUENCER)) {
+    if (app.numbers()) {
       OutputCheck.SequencedEvents events = new OutputCheck.SequencedEvents();
       long read = OutputCheck.read(runner.bootstrapServers(), outputBefore, outputAfter, events);
       String problems = events.problems(expected, options.conversations());
@@ -205,9 +240,7 @@ public final class SequencerBenchmark {
   private record SequencerApp(SequencerService service) implements BenchmarkRunner.RunningApp {
     @Override
     public boolean failed() {
-      KafkaStreams.State state = service.state();
-      return state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING
-          || state == KafkaStreams.State.PENDING_ERROR || state == KafkaStreams.State.PENDING_SHUTDOWN;
+      return BenchmarkRunner.RunningApp.failed(service.state());
     }
 
     @Override

@@ -12,9 +12,9 @@ import org.apache.kafka.streams.state.WindowStore;
  * exactly-once transaction as the events they cause. Caching collapses repeated writes to one key
  * (a busy conversation's seq) into one changelog record per commit.
  */
-final class SequencerStores {
+public final class SequencerStores {
   /** convId -> the last seq given in that conversation. */
-  static final String CONV_SEQ = "conv-seq";
+  public static final String CONV_SEQ = "conv-seq";
   /** convId + clientMsgId -> the message a send produced, kept for the dedup window (R4). */
   static final String DEDUP = "send-dedup";
   /** convId + recalled seq -> the recall notice (msgId, seq). */
@@ -32,7 +32,7 @@ final class SequencerStores {
 
   private SequencerStores() {}
 
-  static StoreBuilder<KeyValueStore<String, Long>> convSeq() {
+  public static StoreBuilder<KeyValueStore<String, Long>> convSeq() {
     return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CONV_SEQ), Serdes.String(), Serdes.Long())
         .withCachingEnabled();
   }
