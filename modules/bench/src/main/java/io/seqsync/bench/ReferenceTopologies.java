@@ -7,6 +7,7 @@ import io.seqsync.events.model.Message;
 import io.seqsync.events.model.MessageAppended;
 import io.seqsync.events.model.SendMessage;
 import io.seqsync.sequencer.SequencerStores;
+import io.seqsync.sequencer.StateTable;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -19,8 +20,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * {@link #bytes} copies records; {@link #avro} also decodes each send command and encodes the
  * {@code MessageAppended} event a sequencer would emit for it (D2's encoding, no state);
  * {@link #counter} also numbers each conversation's events previous + 1 in the sequencer's own
- * {@code conv-seq} store (persistent, cached, changelogged: the least state that gives a seq
- * surviving a crash, R3). The last two are floors under any sequencer of this design, not targets:
+ * state store, its conversation seqs only (persistent, cached, changelogged: the least state that
+ * gives a seq surviving a crash, R3). The last two are floors under any sequencer of this design, not targets:
  * they show how much of the gap to the byte copy the event encoding and the seq state alone cost.
  */
 final class ReferenceTopologies {
@@ -44,10 +45,10 @@ final class ReferenceTopologies {
     return standIn(inputTopic, outputTopic, false);
   }
 
-  /** {@link #avro} plus each conversation's seq, previous + 1, from the sequencer's conv-seq store. */
+  /** {@link #avro} plus each conversation's seq, previous + 1, from the sequencer's state store. */
   static Topology counter(String inputTopic, String outputTopic) {
     Topology topology = standIn(inputTopic, outputTopic, true);
-    topology.addStateStore(SequencerStores.convSeq(), PROCESSOR);
+    topology.addStateStore(SequencerStores.state(), PROCESSOR);
     return topology;
   }
 
@@ -68,7 +69,7 @@ final class ReferenceTopologies {
   private static final class StandIn implements Processor<byte[], byte[], byte[], byte[]> {
     private final boolean numbered;
     private ProcessorContext<byte[], byte[]> context;
-    private KeyValueStore<String, Long> convSeq;
+    private StateTable<Long> convSeq;
 
     StandIn(boolean numbered) {
       this.numbered = numbered;
@@ -78,7 +79,7 @@ final class ReferenceTopologies {
     public void init(ProcessorContext<byte[], byte[]> context) {
       this.context = context;
       if (numbered) {
-        convSeq = context.getStateStore(SequencerStores.CONV_SEQ);
+        convSeq = SequencerStores.convSeq(context.<KeyValueStore<String, byte[]>>getStateStore(SequencerStores.STATE));
       }
     }
 

@@ -23,9 +23,10 @@ public final class TopicAdmin {
 
   /**
    * Creates the missing topics; fails when an existing one has another partition count, because
-   * repartitioning would move conversations between partitions and break their order.
+   * repartitioning would move conversations between partitions and break their order. Returns the
+   * names of the topics the cluster held before.
    */
-  public static void ensure(String bootstrapServers, Topics topics, short replicationFactor) {
+  public static Set<String> ensure(String bootstrapServers, Topics topics, short replicationFactor) {
     Properties props = new Properties();
     props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     try (Admin admin = Admin.create(props)) {
@@ -46,6 +47,7 @@ public final class TopicAdmin {
               + " partitions, the configuration says " + topic.partitions() + ": refusing to reorder conversations");
         }
       }
+      return existing;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while creating topics", e);

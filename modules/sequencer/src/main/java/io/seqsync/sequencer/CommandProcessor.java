@@ -35,6 +35,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.WindowStore;
 import org.apache.kafka.streams.state.WindowStoreIterator;
@@ -59,12 +60,11 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
   private final int maxGroupMembers;
 
   private ProcessorContext<Object, Object> context;
-  private KeyValueStore<String, Long> convSeq;
+  private StateTable<Long> convSeq;
   private WindowStore<String, DedupEntry> dedup;
-  private KeyValueStore<String, DedupEntry> recalls;
-  private KeyValueStore<Integer, Long> msgIdClock;
-  private KeyValueStore<String, Long> cursors;
-  private KeyValueStore<String, Long> reads;
+  private StateTable<DedupEntry> recalls;
+  private StateTable<Long> cursors;
+  private StateTable<Long> reads;
   private GroupMembership groups;
   private MsgIdClock msgIds;
 
@@ -77,17 +77,19 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
   @Override
   public void init(ProcessorContext<Object, Object> context) {
     this.context = context;
-    convSeq = context.getStateStore(SequencerStores.CONV_SEQ);
+    KeyValueStore<String, byte[]> state = context.getStateStore(SequencerStores.STATE);
+    convSeq = SequencerStores.convSeq(state);
     dedup = context.getStateStore(SequencerStores.DEDUP);
-    recalls = context.getStateStore(SequencerStores.RECALLS);
-    msgIdClock = context.getStateStore(SequencerStores.MSG_ID_CLOCK);
-    cursors = context.getStateStore(SequencerStores.CURSORS);
-    reads = context.getStateStore(SequencerStores.READS);
-    groups = new GroupMembership(context.getStateStore(SequencerStores.GROUPS),
-        context.getStateStore(SequencerStores.GROUP_MEMBERS), maxGroupMembers);
-    int partition = context.taskId().partition();
+    recalls = new StateTable<>(state, SequencerStores.Kind.RECALLS, DedupEntry.serde());
+    cursors = new StateTable<>(state, SequencerStores.Kind.CURSORS, Serdes.Long());
+    reads = new StateTable<>(state, SequencerStores.Kind.READS, Serdes.Long());
+    groups = new GroupMembership(new StateTable<>(state, SequencerStores.Kind.GROUPS, GroupState.serde()),
+        new StateTable<>(state, SequencerStores.Kind.GROUP_MEMBERS, Serdes.Long()), maxGroupMembers);
+    StateTable<Long> msgIdClock = new StateTable<>(state, SequencerStores.Kind.MSG_ID_CLOCK, Serdes.Long());
+    String partition = String.valueOf(context.taskId().partition());
     Long issuedBound = msgIdClock.get(partition);
-    msgIds = new MsgIdClock(partition, issuedBound == null ? 0 : issuedBound, bound -> msgIdClock.put(partition, bound));
+    msgIds = new MsgIdClock(context.taskId().partition(), issuedBound == null ? 0 : issuedBound,
+        bound -> msgIdClock.put(partition, bound));
   }
 
   @Override
@@ -205,7 +207,7 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
    * Moves a forward-only position: clamped to the latest seq (an ack beyond it is dirty data),
    * and a move backwards or nowhere is swallowed (R12). Empty when nothing moved.
    */
-  private OptionalLong advance(KeyValueStore<String, Long> positions, String positionKey, Command command, long requested) {
+  private OptionalLong advance(StateTable<Long> positions, String positionKey, Command command, long requested) {
     long target = Math.min(requested, latestSeq(command.getConvId()));
     Long current = positions.get(positionKey);
     if (target <= (current == null ? 0 : current)) {

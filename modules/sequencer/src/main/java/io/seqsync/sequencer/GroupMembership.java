@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * The authoritative membership of groups, decided in the conversation's own order: the ingress
@@ -30,11 +29,11 @@ final class GroupMembership {
     }
   }
 
-  private final KeyValueStore<String, GroupState> groups;
-  private final KeyValueStore<String, Long> members;
+  private final StateTable<GroupState> groups;
+  private final StateTable<Long> members;
   private final int maxMembers;
 
-  GroupMembership(KeyValueStore<String, GroupState> groups, KeyValueStore<String, Long> members, int maxMembers) {
+  GroupMembership(StateTable<GroupState> groups, StateTable<Long> members, int maxMembers) {
     this.groups = groups;
     this.members = members;
     this.maxMembers = maxMembers;

@@ -5,7 +5,9 @@ import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.TopicAdmin;
 import io.seqsync.events.Topics;
 import java.time.Duration;
+import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -30,7 +32,8 @@ public final class SequencerService implements AutoCloseable {
   /** Creates the topics if needed and starts the sequencer; returns once it is running. */
   public static SequencerService start(String bootstrapServers, SeqsyncConfig config) {
     Topics topics = Topics.from(config.kafka());
-    TopicAdmin.ensure(bootstrapServers, topics, config.kafka().replicationFactor());
+    Set<String> existing = TopicAdmin.ensure(bootstrapServers, topics, config.kafka().replicationFactor());
+    refuseEarlierStateLayout(existing, config.sequencer().applicationId());
     KafkaStreams streams = new KafkaStreams(
         SequencerTopology.build(topics, config.sequencer()), streamsProperties(bootstrapServers, config));
     // An exception escaping the processor is a bug or a broken store; continuing would skip or
@@ -44,6 +47,22 @@ public final class SequencerService implements AutoCloseable {
     service.awaitRunning(Duration.ofMinutes(2));
     log.info("sequencer running: application.id={} on {}", config.sequencer().applicationId(), bootstrapServers);
     return service;
+  }
+
+  /**
+   * State written by a sequencer from before the one-store layout ({@link SequencerStores}) cannot
+   * be read by this one; starting anyway would number every conversation from 1 again.
+   */
+  private static void refuseEarlierStateLayout(Set<String> existingTopics, String applicationId) {
+    List<String> earlier = SequencerStores.EARLIER_LAYOUT.stream()
+        .map(store -> applicationId + "-" + store + "-changelog")
+        .filter(existingTopics::contains)
+        .toList();
+    if (!earlier.isEmpty()) {
+      throw new IllegalStateException("the sequencer state of application id " + applicationId
+          + " is in an earlier layout (changelog topics " + earlier + ") that this version cannot read; "
+          + "run it on a new cluster or data directory (see docs/design.md, \"Sequencer state\")");
+    }
   }
 
   /** The Streams configuration of the sequencer (the benchmark's passthrough reference reuses it). */

@@ -1,6 +1,7 @@
 package io.seqsync.sequencer;
 
 import java.time.Duration;
+import java.util.List;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
@@ -8,33 +9,61 @@ import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.state.WindowStore;
 
 /**
- * The sequencer's state stores. All are persistent, changelogged and written in the same
- * exactly-once transaction as the events they cause. Caching collapses repeated writes to one key
- * (a busy conversation's seq) into one changelog record per commit.
+ * The sequencer's state stores: its key-value state in one store (each kind under its own key
+ * prefix, see {@link StateTable}) and the dedup window store. Both are persistent, changelogged and
+ * written in the same exactly-once transaction as the events they cause. One store for all the
+ * key-value kinds gives a task one RocksDB instance and one changelog partition where a store per
+ * kind gave it seven: opening and restoring those was most of the sequencer's start-up, and each
+ * RocksDB instance has its own memtables and block cache. Caching collapses repeated writes to one
+ * key (a busy conversation's seq) into one changelog record per commit.
  */
 public final class SequencerStores {
-  /** convId -> the last seq given in that conversation. */
-  public static final String CONV_SEQ = "conv-seq";
+  /** The key-value state of every kind below. */
+  public static final String STATE = "sequencer-state";
   /** convId + clientMsgId -> the message a send produced, kept for the dedup window (R4). */
   static final String DEDUP = "send-dedup";
-  /** convId + recalled seq -> the recall notice (msgId, seq). */
-  static final String RECALLS = "recalls";
-  /** partition -> a bound at or above every msgId that partition issued ({@link MsgIdClock}). */
-  static final String MSG_ID_CLOCK = "msg-id-clock";
-  /** userId + deviceId + convId -> the highest seq the device acked (R11). */
-  static final String CURSORS = "device-cursors";
-  /** userId + convId -> the highest seq the user read (R18). */
-  static final String READS = "read-positions";
-  /** group convId -> its owner and member count. */
-  static final String GROUPS = "groups";
-  /** group convId + userId -> the seq of the notice that added the user. */
-  static final String GROUP_MEMBERS = "group-members";
+
+  /** The kinds of key-value state, each with the prefix its keys carry in {@link #STATE}. */
+  public enum Kind {
+    /** convId -> the last seq given in that conversation. */
+    CONV_SEQ('s'),
+    /** convId + recalled seq -> the recall notice (msgId, seq). */
+    RECALLS('r'),
+    /** partition -> a bound at or above every msgId that partition issued ({@link MsgIdClock}). */
+    MSG_ID_CLOCK('m'),
+    /** userId + deviceId + convId -> the highest seq the device acked (R11). */
+    CURSORS('c'),
+    /** userId + convId -> the highest seq the user read (R18). */
+    READS('p'),
+    /** group convId -> its owner and member count. */
+    GROUPS('g'),
+    /** group convId + userId -> the seq of the notice that added the user. */
+    GROUP_MEMBERS('u');
+
+    final char prefix;
+
+    Kind(char prefix) {
+      this.prefix = prefix;
+    }
+  }
+
+  /**
+   * State stores created before the one-store layout, by name; a sequencer finding their changelog
+   * topics refuses to start rather than number conversations from 1 again.
+   */
+  static final List<String> EARLIER_LAYOUT =
+      List.of("conv-seq", "recalls", "msg-id-clock", "device-cursors", "read-positions", "groups", "group-members");
 
   private SequencerStores() {}
 
-  public static StoreBuilder<KeyValueStore<String, Long>> convSeq() {
-    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CONV_SEQ), Serdes.String(), Serdes.Long())
+  public static StoreBuilder<KeyValueStore<String, byte[]>> state() {
+    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STATE), Serdes.String(), Serdes.ByteArray())
         .withCachingEnabled();
+  }
+
+  /** Each conversation's latest seq in {@code store}. */
+  public static StateTable<Long> convSeq(KeyValueStore<String, byte[]> store) {
+    return new StateTable<>(store, Kind.CONV_SEQ, Serdes.Long());
   }
 
   /**
@@ -45,36 +74,6 @@ public final class SequencerStores {
   static StoreBuilder<WindowStore<String, DedupEntry>> dedup(Duration window) {
     return Stores.windowStoreBuilder(
         Stores.persistentWindowStore(DEDUP, window, window, false), Serdes.String(), DedupEntry.serde());
-  }
-
-  static StoreBuilder<KeyValueStore<String, DedupEntry>> recalls() {
-    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RECALLS), Serdes.String(), DedupEntry.serde())
-        .withCachingEnabled();
-  }
-
-  static StoreBuilder<KeyValueStore<Integer, Long>> msgIdClock() {
-    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(MSG_ID_CLOCK), Serdes.Integer(), Serdes.Long())
-        .withCachingEnabled();
-  }
-
-  static StoreBuilder<KeyValueStore<String, Long>> cursors() {
-    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CURSORS), Serdes.String(), Serdes.Long())
-        .withCachingEnabled();
-  }
-
-  static StoreBuilder<KeyValueStore<String, Long>> reads() {
-    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(READS), Serdes.String(), Serdes.Long())
-        .withCachingEnabled();
-  }
-
-  static StoreBuilder<KeyValueStore<String, GroupState>> groups() {
-    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(GROUPS), Serdes.String(), GroupState.serde())
-        .withCachingEnabled();
-  }
-
-  static StoreBuilder<KeyValueStore<String, Long>> groupMembers() {
-    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(GROUP_MEMBERS), Serdes.String(), Serdes.Long())
-        .withCachingEnabled();
   }
 
   /** A composite store key; NUL cannot occur in conversation, device or client message ids. */

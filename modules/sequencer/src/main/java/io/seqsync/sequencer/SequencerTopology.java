@@ -22,14 +22,8 @@ public final class SequencerTopology {
     topology.addSource(SOURCE, Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(),
         topics.commands().name());
     topology.addProcessor(PROCESSOR, () -> new CommandProcessor(settings), SOURCE);
-    topology.addStateStore(SequencerStores.convSeq(), PROCESSOR);
+    topology.addStateStore(SequencerStores.state(), PROCESSOR);
     topology.addStateStore(SequencerStores.dedup(settings.dedupWindow()), PROCESSOR);
-    topology.addStateStore(SequencerStores.recalls(), PROCESSOR);
-    topology.addStateStore(SequencerStores.msgIdClock(), PROCESSOR);
-    topology.addStateStore(SequencerStores.cursors(), PROCESSOR);
-    topology.addStateStore(SequencerStores.reads(), PROCESSOR);
-    topology.addStateStore(SequencerStores.groups(), PROCESSOR);
-    topology.addStateStore(SequencerStores.groupMembers(), PROCESSOR);
     topology.addSink(CommandProcessor.EVENTS_SINK, topics.events().name(),
         untyped(Serdes.String().serializer()), untyped(topics.events().valueSerde().serializer()), PROCESSOR);
     topology.addSink(CommandProcessor.REPLIES_SINK, topics.replies().name(),

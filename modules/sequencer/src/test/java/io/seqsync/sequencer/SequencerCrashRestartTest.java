@@ -13,8 +13,6 @@ import io.seqsync.events.model.Event;
 import io.seqsync.events.model.Message;
 import io.seqsync.events.model.MessageAppended;
 import io.seqsync.localstack.ChildJvm;
-import io.seqsync.localstack.EmbeddedKafka;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -34,10 +32,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.Serdes;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,26 +42,13 @@ import org.slf4j.LoggerFactory;
  * the same state directory. A read_committed consumer then checks every conversation record by
  * record: seqs exactly 1..N, every clientMsgId once, and every retry answered with the original.
  */
-class SequencerCrashRestartTest {
+class SequencerCrashRestartTest extends BrokerTest {
   private static final int CONVERSATIONS = 40;
   private static final int SENDS_PER_PAUSE = 40;
   private static final int RETRY_EVERY = 8;
   private static final int KILLS = 4;
 
   private static final Logger log = LoggerFactory.getLogger(SequencerCrashRestartTest.class);
-
-  @TempDir static Path dir;
-  private static EmbeddedKafka kafka;
-
-  @BeforeAll
-  static void startBroker() {
-    kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0);
-  }
-
-  @AfterAll
-  static void stopBroker() {
-    kafka.close();
-  }
 
   @Test
   void everyConversationReadsExactlyOneToNAfterRepeatedKills() throws Exception {

@@ -28,6 +28,7 @@ import java.util.Set;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.WindowStore;
 import org.apache.kafka.streams.test.TestRecord;
@@ -80,9 +81,10 @@ class SequencerTopologyTest {
     }
     long highestIssued = appended(harness.events()).stream().mapToLong(Message::getMsgId).max().orElseThrow();
 
-    KeyValueStore<Integer, Long> clock = harness.driver.getKeyValueStore(SequencerStores.MSG_ID_CLOCK);
-    assertThat(clock.get(0)).isGreaterThanOrEqualTo(highestIssued);
-    assertThat(new MsgIdGenerator(0, clock.get(0)).next(T0.toEpochMilli())).isGreaterThan(highestIssued);
+    KeyValueStore<String, byte[]> state = harness.driver.getKeyValueStore(SequencerStores.STATE);
+    Long bound = new StateTable<>(state, SequencerStores.Kind.MSG_ID_CLOCK, Serdes.Long()).get("0");
+    assertThat(bound).isGreaterThanOrEqualTo(highestIssued);
+    assertThat(new MsgIdGenerator(0, bound).next(T0.toEpochMilli())).isGreaterThan(highestIssued);
   }
 
   @Test
