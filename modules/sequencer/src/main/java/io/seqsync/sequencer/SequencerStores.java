@@ -13,9 +13,9 @@ import org.apache.kafka.streams.state.WindowStore;
  * prefix, see {@link StateTable}) and the dedup window store. Both are persistent, changelogged and
  * written in the same exactly-once transaction as the events they cause. One store for all the
  * key-value kinds gives a task one RocksDB instance and one changelog partition where a store per
- * kind gave it seven: opening and restoring those was most of the sequencer's start-up, and each
- * RocksDB instance has its own memtables and block cache. Caching collapses repeated writes to one
- * key (a busy conversation's seq) into one changelog record per commit.
+ * kind gave it seven, each opened at every start and rebalance and each with its own memtables and
+ * block cache (measured: docs/benchmarks.md). Caching collapses repeated writes to one key (a busy
+ * conversation's seq) into one changelog record per commit.
  */
 public final class SequencerStores {
   /** The key-value state of every kind below. */
