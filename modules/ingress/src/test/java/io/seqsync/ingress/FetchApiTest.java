@@ -9,6 +9,10 @@ import io.seqsync.localstack.LocalPostgres;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.MessageQueries;
 import io.seqsync.store.StoredMessage;
+import java.io.ByteArrayInputStream;
+import java.net.http.HttpClient;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
+import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -208,6 +213,20 @@ class FetchApiTest {
       assertThat(response.headers().firstValue("Content-Type")).contains("application/json");
       assertThat(response.body()).as(query).isEqualTo(Json.MAPPER.writeValueAsString(expected));
     }
+  }
+
+  @Test
+  void aClientThatAcceptsGzipGetsThePageCompressed() throws Exception {
+    String expected = test.http.get(MESSAGES + "?after=0", phone).body();
+    HttpResponse<byte[]> gzipped = HttpClient.newHttpClient().send(test.http.builder(MESSAGES + "?after=0", phone)
+        .header("Accept-Encoding", "gzip").GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+
+    assertThat(gzipped.statusCode()).isEqualTo(200);
+    assertThat(gzipped.headers().firstValue("Content-Encoding")).contains("gzip");
+    try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(gzipped.body()))) {
+      assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo(expected);
+    }
+    assertThat(expected.length()).isGreaterThan(1500); // Javalin compresses from 1,500 bytes
   }
 
   @Test
