@@ -24,7 +24,7 @@ final class FetchedJson {
   private static final ObjectWriter WRITER =
       Json.MAPPER.writer().with(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8);
 
-  // A message's names, encoded once: 10 names a message, 500 a page, were a fifth of the writing.
+  // A message's names, encoded once: encoding 500 names a page was a third of the writing (JFR).
   private static final SerializedString MSG_ID = new SerializedString("msgId");
   private static final SerializedString CONV_ID = new SerializedString("convId");
   private static final SerializedString SEQ = new SerializedString("seq");
@@ -43,7 +43,7 @@ final class FetchedJson {
     ctx.contentType(ContentType.APPLICATION_JSON);
     try {
       // Javalin's stream compresses for a client that accepts an encoding; for one that accepts
-      // none it passes the bytes on unchanged, and its check took 3 % of a page's CPU.
+      // none it passes the bytes on unchanged, and its check was 3 % of the server threads' samples.
       write(page, ctx.header(Header.ACCEPT_ENCODING) == null ? ctx.res().getOutputStream() : ctx.outputStream());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
