@@ -50,10 +50,13 @@ final class FetchedJson {
     }
   }
 
-  /** Writes {@code page} to {@code out} and flushes it; does not close {@code out}. */
+  /** Writes {@code page} to {@code out}; neither flushes nor closes {@code out}. */
   static void write(Views.Fetched page, OutputStream out) throws IOException {
     try (JsonGenerator json = WRITER.createGenerator(out)) {
       json.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+      // A flush would commit the response before its end: sent chunked, in two writes, instead of
+      // whole with a Content-Length when the server completes it, as ctx.json's was.
+      json.disable(JsonGenerator.Feature.FLUSH_PASSED_TO_STREAM);
       json.writeStartObject();
       json.writeArrayFieldStart("messages");
       for (Views.Message message : page.messages()) {

@@ -212,6 +212,10 @@ class FetchApiTest {
       assertThat(response.status()).isEqualTo(200);
       assertThat(response.headers().firstValue("Content-Type")).contains("application/json");
       assertThat(response.body()).as(query).isEqualTo(Json.MAPPER.writeValueAsString(expected));
+      // Sent whole, as ctx.json did, not chunked.
+      assertThat(response.headers().firstValue("Content-Length"))
+          .contains(Integer.toString(response.body().getBytes(StandardCharsets.UTF_8).length));
+      assertThat(response.headers().firstValue("Transfer-Encoding")).isEmpty();
     }
   }
 
