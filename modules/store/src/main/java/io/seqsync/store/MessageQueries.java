@@ -118,7 +118,7 @@ public final class MessageQueries {
   private Page page(String sql, long first, long second, String convId, int limit, boolean backward) {
     requireLimit(limit);
     return jdbi.withHandle(handle -> {
-      // pgjdbc keeps the statement prepared on the connection by its SQL text.
+      // pgjdbc caches the statement per connection by its text, server-prepared after a few uses.
       try (PreparedStatement statement = handle.getConnection().prepareStatement(sql)) {
         statement.setLong(1, first);
         statement.setLong(2, second);
