@@ -59,7 +59,7 @@ final class MessageEndpoints {
     ConvId convId = AccessControl.convId(ctx.pathParam("convId"));
     FetchRequest request = FetchRequest.parse(ctx.queryParamMap());
     long floor = access.requireMember(caller, convId);
-    ctx.json(fetches.fetch(caller, convId, request, floor));
+    FetchedJson.answer(ctx, fetches.fetch(caller, convId, request, floor));
   }
 
   private static long seqParam(String text) {

@@ -6,7 +6,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.events.Topics;
 import io.seqsync.localstack.LocalPostgres;
+import io.seqsync.store.ConversationQueries;
+import io.seqsync.store.MessageQueries;
 import io.seqsync.store.StoredMessage;
+import java.io.ByteArrayInputStream;
+import java.net.http.HttpClient;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
+import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -192,6 +199,41 @@ class FetchApiTest {
   }
 
   @Test
+  void pagesAreExactlyWhatTheMapperMakesOfThePage() throws Exception {
+    test.rows.message(CONV, 121, 121_000, 1, "text", "h\u00e9llo \u4f60\u597d \ud83d\ude00 \"q\" \\ \n \u2028")
+        .recalled(CONV, 119);
+    FetchService service = new FetchService(new MessageQueries(test.database.jdbi()),
+        new ConversationQueries(test.database.jdbi()));
+
+    for (String query : List.of("?after=100", "?last=5", "?before=3", "?after=500", "?after=200&until=300")) {
+      Http.Response response = test.http.get(MESSAGES + query, phone);
+      FetchRequest request = FetchRequest.parse(queryMap(query));
+      Views.Fetched expected = service.fetch(new Caller(1, "phone"), AccessControl.convId(CONV), request, 0);
+      assertThat(response.status()).isEqualTo(200);
+      assertThat(response.headers().firstValue("Content-Type")).contains("application/json");
+      assertThat(response.body()).as(query).isEqualTo(Json.MAPPER.writeValueAsString(expected));
+      // Sent whole, as ctx.json did, not chunked.
+      assertThat(response.headers().firstValue("Content-Length"))
+          .contains(Integer.toString(response.body().getBytes(StandardCharsets.UTF_8).length));
+      assertThat(response.headers().firstValue("Transfer-Encoding")).isEmpty();
+    }
+  }
+
+  @Test
+  void aClientThatAcceptsGzipGetsThePageCompressed() throws Exception {
+    String expected = test.http.get(MESSAGES + "?after=0", phone).body();
+    HttpResponse<byte[]> gzipped = HttpClient.newHttpClient().send(test.http.builder(MESSAGES + "?after=0", phone)
+        .header("Accept-Encoding", "gzip").GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+
+    assertThat(gzipped.statusCode()).isEqualTo(200);
+    assertThat(gzipped.headers().firstValue("Content-Encoding")).contains("gzip");
+    try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(gzipped.body()))) {
+      assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo(expected);
+    }
+    assertThat(expected.length()).isGreaterThan(1500); // Javalin compresses from 1,500 bytes
+  }
+
+  @Test
   void badParametersAre400() {
     for (String query : List.of("?limit=0", "?limit=-1", "?limit=51", "?limit=abc", "?limit=1.5", "?limit=",
         "?after=-1", "?after=x", "?after=99999999999999999999", "?until=-3", "?before=0", "?last=0", "?last=51",
@@ -262,6 +304,15 @@ class FetchApiTest {
     Http.Response response = test.http.get(path + query, token);
     assertThat(response.status()).as(response.body()).isEqualTo(200);
     return response.json();
+  }
+
+  private static Map<String, List<String>> queryMap(String query) {
+    Map<String, List<String>> map = new java.util.HashMap<>();
+    for (String pair : query.substring(1).split("&")) {
+      String[] nameValue = pair.split("=", 2);
+      map.put(nameValue[0], List.of(nameValue[1]));
+    }
+    return map;
   }
 
   private static List<Long> seqs(JsonNode page) {

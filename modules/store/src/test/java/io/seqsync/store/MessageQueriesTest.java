@@ -165,6 +165,25 @@ class MessageQueriesTest {
   }
 
   @Test
+  void pagesReadEveryFieldAsBySeqDoes() {
+    insert(database.jdbi(), CONV, 6);
+    database.jdbi().useHandle(handle -> {
+      handle.execute("update messages set recalled = true where conv_id = ? and seq = 3", CONV);
+      handle.execute("update messages set content = ?, sender_device = 'tablet-2', type = 'image' where conv_id = ?"
+          + " and seq = 4", "h\u00e9llo \u4f60\u597d \ud83d\ude00 \"q\"\n", CONV);
+    });
+    List<StoredMessage> expected = LongStream.rangeClosed(1, 6)
+        .mapToObj(seq -> queries.bySeq(CONV, seq).orElseThrow()).toList();
+    assertThat(expected.get(2).content()).isEqualTo(StoredMessage.RECALLED_PLACEHOLDER);
+    assertThat(expected.get(3).content()).isEqualTo("h\u00e9llo \u4f60\u597d \ud83d\ude00 \"q\"\n");
+
+    assertThat(queries.after(CONV, 0, 50).messages()).containsExactlyElementsOf(expected);
+    assertThat(queries.range(CONV, 2, 4, 50).messages()).containsExactlyElementsOf(expected.subList(2, 4));
+    assertThat(queries.last(CONV, 50).messages()).containsExactlyElementsOf(expected);
+    assertThat(queries.before(CONV, 5, 2, 1).messages()).containsExactlyElementsOf(expected.subList(2, 4));
+  }
+
+  @Test
   void limitMustBePositive() {
     assertThatThrownBy(() -> queries.after(CONV, 0, 0)).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> queries.last(CONV, -1)).isInstanceOf(IllegalArgumentException.class);
