@@ -3,6 +3,7 @@ package io.seqsync.ingress;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seqsync.events.model.Command;
 import io.seqsync.events.model.DuplicateCommand;
+import io.seqsync.events.model.SendMessage;
 import io.seqsync.store.MessageQueries;
 import io.seqsync.store.Outcome;
 import io.seqsync.store.StoredMessage;
@@ -82,6 +83,13 @@ final class CommandRoundTrip {
           .orElseGet(() -> new Result.Accepted(original.getMsgId())));
     }
     Outcome outcome = ((Reply.Announced) reply).outcome();
+    // An announcement comes after PostgreSQL committed the row, and a send's message is its command
+    // plus the outcome's numbers: answered without reading the row back (a query per send). A
+    // recall or membership notice carries text the sequencer wrote, so it is read.
+    if (outcome.kind() == Outcome.Kind.APPENDED && outcome.createTime() > 0
+        && command.getPayload() instanceof SendMessage send) {
+      return CompletableFuture.completedFuture(new Result.Stored(StoredMessage.sent(command, send, outcome), false));
+    }
     return switch (outcome.kind()) {
       case APPENDED -> stored(outcome.convId(), outcome.seq(), deadline).thenApply(found -> found
           .<Result>map(message -> new Result.Stored(message, false))

@@ -123,7 +123,7 @@ class SendApiTest {
     assertThat(payload.getContent()).isEqualTo("https://x/y.png");
 
     // Someone else's outcome, and an outcome announced before the rows exist, change nothing.
-    Announcements.publish(announcer, List.of(Outcome.appended("another-command", CONV, 9, 9)));
+    Announcements.publish(announcer, List.of(Outcome.appended("another-command", CONV, 9, 9, 0)));
     Thread.sleep(200);
     assertThat(answer).isNotDone();
 
@@ -165,6 +165,28 @@ class SendApiTest {
   }
 
   @Test
+  void aSendIsAnsweredFromItsCommandAndAnnouncedOutcomeWithoutReadingTheRow() throws Exception {
+    String clientMsgId = unique();
+    CompletableFuture<Http.Response> answer = test.http.postAsync(SEND, phone, send(clientMsgId, "text", "from the outcome"));
+    Command command = commands.next(sendOf(clientMsgId), WAIT).value();
+    // No row: the announcement alone (sent only after PostgreSQL committed, in the real projector) answers.
+    Announcements.publish(announcer, List.of(Outcome.appended(command.getCommandId(), CONV, 41, 4141, 1_764_410_000_123L)));
+
+    Http.Response response = answer.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    assertThat(response.status()).as(response.body()).isEqualTo(200);
+    JsonNode message = response.json().get("message");
+    assertThat(message.get("msgId").asText()).isEqualTo("4141");
+    assertThat(message.get("seq").asLong()).isEqualTo(41);
+    assertThat(message.get("senderId").asText()).isEqualTo("1");
+    assertThat(message.get("senderDevice").asText()).isEqualTo("phone");
+    assertThat(message.get("clientMsgId").asText()).isEqualTo(clientMsgId);
+    assertThat(message.get("type").asText()).isEqualTo("text");
+    assertThat(message.get("content").asText()).isEqualTo("from the outcome");
+    assertThat(message.get("createTime").asLong()).isEqualTo(1_764_410_000_123L);
+    assertThat(message.get("recalled").asBoolean()).isFalse();
+  }
+
+  @Test
   void aDuplicateWaitsUntilPostgresHasTheOriginal() throws Exception {
     CompletableFuture<Http.Response> answer = test.http.postAsync(SEND, phone, send(unique(), "text", "x"));
     Command command = commands.next(from(1), WAIT).value();
@@ -173,7 +195,7 @@ class SendApiTest {
     assertThat(answer).isNotDone();
 
     test.rows.message(CONV, 1, 1111, 1, "text", "stored late");
-    Announcements.publish(announcer, List.of(Outcome.appended("the-original-command", CONV, 1, 1111)));
+    Announcements.publish(announcer, List.of(Outcome.appended("the-original-command", CONV, 1, 1111, 0)));
     Http.Response response = answer.get(WAIT.toSeconds(), TimeUnit.SECONDS);
     assertThat(response.status()).isEqualTo(200);
     assertThat(response.json().get("duplicate").asBoolean()).isTrue();
@@ -244,7 +266,7 @@ class SendApiTest {
     Command command = commands.next(c -> c.getPayload() instanceof RecallMessage && c.getUserId() == 1, WAIT).value();
     assertThat(((RecallMessage) command.getPayload()).getSeq()).isEqualTo(1);
     test.rows.message(CONV, 3, 103, 1, "recall", "1").recalled(CONV, 1);
-    Announcements.publish(announcer, List.of(Outcome.appended(command.getCommandId(), CONV, 3, 103)));
+    Announcements.publish(announcer, List.of(Outcome.appended(command.getCommandId(), CONV, 3, 103, 1_000)));
 
     Http.Response response = answer.get(WAIT.toSeconds(), TimeUnit.SECONDS);
     assertThat(response.status()).as(response.body()).isEqualTo(200);
@@ -291,7 +313,7 @@ class SendApiTest {
       Command command = commands.next(c -> c.getConvId().equals("g:team"), WAIT).value();
       SendMessage payload = (SendMessage) command.getPayload();
       test.rows.message("g:team", seq, 5000 + seq, command.getUserId(), "text", payload.getContent());
-      Announcements.publish(announcer, List.of(Outcome.appended(command.getCommandId(), "g:team", seq, 5000 + seq)));
+      Announcements.publish(announcer, List.of(Outcome.appended(command.getCommandId(), "g:team", seq, 5000 + seq, 0)));
     }
     Set<Long> seqs = new HashSet<>();
     for (int i = 0; i < count; i++) {
@@ -324,7 +346,8 @@ class SendApiTest {
           payload.getType().name().toLowerCase(), payload.getContent(), command.getIssuedAt());
       handle.execute("update conversations set latest_seq = ? where conv_id = ?", seq, command.getConvId());
     });
-    Announcements.publish(announcer, List.of(Outcome.appended(command.getCommandId(), command.getConvId(), seq, msgId)));
+    Announcements.publish(announcer,
+        List.of(Outcome.appended(command.getCommandId(), command.getConvId(), seq, msgId, command.getIssuedAt())));
   }
 
   private void duplicate(Command command, long msgId, long seq) throws Exception {

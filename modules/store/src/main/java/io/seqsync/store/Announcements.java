@@ -12,8 +12,10 @@ import redis.clients.jedis.JedisPubSub;
  * The announcement of what the projection has stored, on a Redis pub/sub channel, so that every
  * ingress instance can answer its waiting sends (and, later, push) only after PostgreSQL has
  * committed the rows: store, then announce (R1). One message per committed projector batch, a
- * line per outcome, tab-separated (ids never contain control characters). Pub/sub is best
- * effort: a missed announcement makes a send answer 202, never a wrong answer.
+ * line per outcome, tab-separated (ids never contain control characters): kind, commandId, convId,
+ * seq, msgId, createTime, reason; a line without createTime (six fields, an earlier version's) is
+ * read with createTime 0. Pub/sub is best effort: a missed announcement makes a send answer 202,
+ * never a wrong answer.
  */
 public final class Announcements {
   public static final String CHANNEL = "seqsync:stored";
@@ -33,7 +35,7 @@ public final class Announcements {
     for (Outcome outcome : outcomes) {
       text.append(outcome.kind()).append('\t').append(outcome.commandId()).append('\t').append(outcome.convId())
           .append('\t').append(outcome.seq()).append('\t').append(outcome.msgId()).append('\t')
-          .append(outcome.reason().replaceAll("\\p{Cntrl}", " ")).append('\n');
+          .append(outcome.createTime()).append('\t').append(outcome.reason().replaceAll("\\p{Cntrl}", " ")).append('\n');
     }
     return text.toString();
   }
@@ -42,12 +44,13 @@ public final class Announcements {
     List<Outcome> outcomes = new ArrayList<>();
     for (String line : text.split("\n")) {
       String[] fields = line.split("\t", -1);
-      if (fields.length != 6) {
+      if (fields.length != 6 && fields.length != 7) {
         log.warn("ignoring malformed announcement line: {}", line);
         continue;
       }
+      long createTime = fields.length == 7 ? Long.parseLong(fields[5]) : 0;
       outcomes.add(new Outcome(Outcome.Kind.valueOf(fields[0]), fields[1], fields[2],
-          Long.parseLong(fields[3]), Long.parseLong(fields[4]), fields[5]));
+          Long.parseLong(fields[3]), Long.parseLong(fields[4]), createTime, fields[fields.length - 1]));
     }
     return outcomes;
   }

@@ -91,7 +91,8 @@ final class ProjectionPlan {
     Object payload = event.getPayload();
     Message message = appendedMessage(payload);
     if (message != null) {
-      outcomes.add(Outcome.appended(event.getCommandId(), event.getConvId(), message.getSeq(), message.getMsgId()));
+      outcomes.add(Outcome.appended(event.getCommandId(), event.getConvId(), message.getSeq(), message.getMsgId(),
+          message.getCreateTime()));
       // A repeated seq was applied before, with all its effects: only the row may be missing.
       if (append(message)) {
         applySideEffects(payload, message);

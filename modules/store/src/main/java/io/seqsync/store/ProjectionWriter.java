@@ -3,6 +3,7 @@ package io.seqsync.store;
 import io.seqsync.events.ConvId;
 import io.seqsync.events.model.Event;
 import io.seqsync.events.model.Message;
+import io.seqsync.events.model.MessageType;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -45,7 +46,11 @@ public final class ProjectionWriter {
 
   /** The MessageType's name in the API: {@code text}, {@code recall}, ... */
   static String apiType(Message message) {
-    return message.getType().name().toLowerCase(Locale.ROOT);
+    return apiType(message.getType());
+  }
+
+  static String apiType(MessageType type) {
+    return type.name().toLowerCase(Locale.ROOT);
   }
 
   // Creates the missing conversations, then locks all of them until commit: the latest_seq read

@@ -19,6 +19,17 @@ public record StoredMessage(
   /** The body a recalled message shows instead of its content (R6). */
   public static final String RECALLED_PLACEHOLDER = "[recalled]";
 
+  /**
+   * The message a send command produced, from the command and its announced outcome: what the
+   * sequencer appended and the projector stored (its fields are the command's, its seq, msgId and
+   * createTime the outcome's), as it was appended, not recalled.
+   */
+  public static StoredMessage sent(io.seqsync.events.model.Command command, io.seqsync.events.model.SendMessage send,
+      Outcome outcome) {
+    return new StoredMessage(outcome.msgId(), outcome.convId(), outcome.seq(), command.getUserId(), command.getDeviceId(),
+        send.getClientMsgId(), ProjectionWriter.apiType(send.getType()), send.getContent(), outcome.createTime(), false);
+  }
+
   /** A message just appended (not recalled yet), as an event carries it. */
   public static StoredMessage of(io.seqsync.events.model.Message m) {
     return new StoredMessage(m.getMsgId(), m.getConvId(), m.getSeq(), m.getSenderId(), m.getSenderDevice(),

@@ -85,7 +85,7 @@ class ProjectionWriterTest {
     for (int i = 0; i < events.size(); i++) {
       Message message = ((MessageAppended) events.get(i).getPayload()).getMessage();
       assertThat(result.outcomes().get(i)).isEqualTo(Outcome.appended(
-          events.get(i).getCommandId(), message.getConvId(), message.getSeq(), message.getMsgId()));
+          events.get(i).getCommandId(), message.getConvId(), message.getSeq(), message.getMsgId(), message.getCreateTime()));
     }
     assertThat(seqs(DIRECT)).isEqualTo(oneTo(50));
     assertThat(seqs(GROUP)).isEqualTo(oneTo(50));
@@ -138,8 +138,9 @@ class ProjectionWriterTest {
 
     ProjectionResult result = apply(List.of(recallOfOne, appended(DIRECT, 4), recallOfFour));
 
+    Message notice = ((RecallApplied) recallOfOne.getPayload()).getNotice();
     assertThat(result.outcomes().get(0)).isEqualTo(Outcome.appended(recallOfOne.getCommandId(), DIRECT, 3,
-        ((RecallApplied) recallOfOne.getPayload()).getNotice().getMsgId()));
+        notice.getMsgId(), notice.getCreateTime()));
     assertThat(storedMessage(DIRECT, 1).recalled()).isTrue();
     assertThat(storedMessage(DIRECT, 1).content()).isEqualTo(StoredMessage.RECALLED_PLACEHOLDER);
     assertThat(storedMessage(DIRECT, 2).recalled()).isFalse();
