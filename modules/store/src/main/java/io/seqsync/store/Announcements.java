@@ -40,7 +40,8 @@ public final class Announcements {
     return text.toString();
   }
 
-  static List<Outcome> decode(String text) {
+  /** The outcomes of one announcement; malformed lines are logged and skipped. */
+  public static List<Outcome> decode(String text) {
     List<Outcome> outcomes = new ArrayList<>();
     for (String line : text.split("\n")) {
       String[] fields = line.split("\t", -1);

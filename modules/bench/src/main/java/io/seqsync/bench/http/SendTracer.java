@@ -6,6 +6,7 @@ import io.seqsync.events.model.Event;
 import io.seqsync.events.model.Message;
 import io.seqsync.events.model.MessageAppended;
 import io.seqsync.store.Announcements;
+import io.seqsync.store.Outcome;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -66,11 +67,9 @@ final class SendTracer implements AutoCloseable {
       @Override
       public void onMessage(String channel, String message) {
         long now = System.currentTimeMillis();
-        for (String line : message.split("\n")) {
-          String[] fields = line.split("\t", -1);
-          // kind, commandId, convId, seq, msgId, reason (see Announcements)
-          if (fields.length == 6 && fields[0].equals("APPENDED")) {
-            announced.putIfAbsent(fields[2] + "#" + fields[3], now);
+        for (Outcome outcome : Announcements.decode(message)) {
+          if (outcome.kind() == Outcome.Kind.APPENDED) {
+            announced.putIfAbsent(outcome.convId() + "#" + outcome.seq(), now);
           }
         }
       }
