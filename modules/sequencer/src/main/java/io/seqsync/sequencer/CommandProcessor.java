@@ -31,7 +31,6 @@ import java.util.OptionalLong;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -79,12 +78,11 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
     KeyValueStore<String, byte[]> state = context.getStateStore(SequencerStores.STATE);
     convSeq = SequencerStores.convSeq(state);
     dedup = context.getStateStore(SequencerStores.DEDUP);
-    recalls = new StateTable<>(state, SequencerStores.Kind.RECALLS, DedupEntry.serde());
-    cursors = new StateTable<>(state, SequencerStores.Kind.CURSORS, Serdes.Long());
-    reads = new StateTable<>(state, SequencerStores.Kind.READS, Serdes.Long());
-    groups = new GroupMembership(new StateTable<>(state, SequencerStores.Kind.GROUPS, GroupState.serde()),
-        new StateTable<>(state, SequencerStores.Kind.GROUP_MEMBERS, Serdes.Long()), maxGroupMembers);
-    StateTable<Long> msgIdClock = new StateTable<>(state, SequencerStores.Kind.MSG_ID_CLOCK, Serdes.Long());
+    recalls = SequencerStores.recalls(state);
+    cursors = SequencerStores.cursors(state);
+    reads = SequencerStores.reads(state);
+    groups = new GroupMembership(SequencerStores.groups(state), SequencerStores.groupMembers(state), maxGroupMembers);
+    StateTable<Long> msgIdClock = SequencerStores.msgIdClock(state);
     String partition = String.valueOf(context.taskId().partition());
     Long issuedBound = msgIdClock.get(partition);
     msgIds = new MsgIdClock(context.taskId().partition(), issuedBound == null ? 0 : issuedBound,

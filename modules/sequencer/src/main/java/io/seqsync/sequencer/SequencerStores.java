@@ -66,6 +66,31 @@ public final class SequencerStores {
     return new StateTable<>(store, Kind.CONV_SEQ, Serdes.Long());
   }
 
+  static StateTable<DedupEntry> recalls(KeyValueStore<String, byte[]> store) {
+    return new StateTable<>(store, Kind.RECALLS, DedupEntry.serde());
+  }
+
+  /** Keyed by the partition number as text. */
+  static StateTable<Long> msgIdClock(KeyValueStore<String, byte[]> store) {
+    return new StateTable<>(store, Kind.MSG_ID_CLOCK, Serdes.Long());
+  }
+
+  static StateTable<Long> cursors(KeyValueStore<String, byte[]> store) {
+    return new StateTable<>(store, Kind.CURSORS, Serdes.Long());
+  }
+
+  static StateTable<Long> reads(KeyValueStore<String, byte[]> store) {
+    return new StateTable<>(store, Kind.READS, Serdes.Long());
+  }
+
+  static StateTable<GroupState> groups(KeyValueStore<String, byte[]> store) {
+    return new StateTable<>(store, Kind.GROUPS, GroupState.serde());
+  }
+
+  static StateTable<Long> groupMembers(KeyValueStore<String, byte[]> store) {
+    return new StateTable<>(store, Kind.GROUP_MEMBERS, Serdes.Long());
+  }
+
   /**
    * A window store: entries fall out whole segments at a time once older than the window, so the
    * dedup state never grows beyond one window of sends. Uncached: every key is written once, so a

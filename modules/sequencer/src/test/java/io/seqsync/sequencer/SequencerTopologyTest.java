@@ -28,7 +28,6 @@ import java.util.Set;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.WindowStore;
 import org.apache.kafka.streams.test.TestRecord;
@@ -82,7 +81,7 @@ class SequencerTopologyTest {
     long highestIssued = appended(harness.events()).stream().mapToLong(Message::getMsgId).max().orElseThrow();
 
     KeyValueStore<String, byte[]> state = harness.driver.getKeyValueStore(SequencerStores.STATE);
-    Long bound = new StateTable<>(state, SequencerStores.Kind.MSG_ID_CLOCK, Serdes.Long()).get("0");
+    Long bound = SequencerStores.msgIdClock(state).get("0");
     assertThat(bound).isGreaterThanOrEqualTo(highestIssued);
     assertThat(new MsgIdGenerator(0, bound).next(T0.toEpochMilli())).isGreaterThan(highestIssued);
   }

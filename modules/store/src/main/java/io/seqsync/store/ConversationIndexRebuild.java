@@ -22,11 +22,10 @@ public final class ConversationIndexRebuild {
   public void conversation(String convId) {
     try (ConversationIndex.Batch batch = index.batch()) {
       jdbi.useHandle(handle -> {
-        handle.createQuery("select m.msg_id, m.conv_id, m.seq, m.sender_id, m.sender_device, m.client_msg_id, m.type,"
-                + " m.content, m.create_time, m.recalled from conversations c"
+        handle.createQuery("select " + MessageQueries.messageColumns("m") + " from conversations c"
                 + " join messages m on m.conv_id = c.conv_id and m.seq = c.latest_seq where c.conv_id = :conv")
             .bind("conv", convId)
-            .map((rs, ctx) -> MessageQueries.storedMessage(rs))
+            .map((rs, ctx) -> MessageQueries.message(rs, 1))
             .findOne().ifPresent(batch::message);
         handle.createQuery("select name from conversations where conv_id = :conv and name is not null")
             .bind("conv", convId).mapTo(String.class).findOne().ifPresent(name -> batch.named(convId, name));

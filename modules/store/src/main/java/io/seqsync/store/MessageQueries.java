@@ -21,10 +21,11 @@ import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
  * the page query's CPU in the ingress, by JFR). Thread-safe: holds only the (thread-safe) Jdbi.
  */
 public final class MessageQueries {
-  // Read by index in pageRow: keep the order in step.
-  private static final String COLUMNS =
-      "c.latest_seq, c.conv_id, m.msg_id, m.seq, m.sender_id, m.sender_device, m.client_msg_id, m.type, m.content,"
-          + " m.create_time, m.recalled";
+  // A message's columns, read by index in message(): keep the order in step.
+  private static final String MESSAGE_COLUMNS =
+      "msg_id, conv_id, seq, sender_id, sender_device, client_msg_id, type, content, create_time, recalled";
+  // A page row: the watermark, then a message (all null when the conversation has none in range).
+  private static final String COLUMNS = "c.latest_seq, " + messageColumns("m");
 
   // Forward: after < seq <= least(until, watermark), ascending. Parameters: after, until, rows, conv.
   private static final String FORWARD = "select " + COLUMNS + " from conversations c left join lateral ("
@@ -101,10 +102,10 @@ public final class MessageQueries {
 
   /** The message at {@code seq}, if it is stored. */
   public Optional<StoredMessage> bySeq(String convId, long seq) {
-    return jdbi.withHandle(handle -> handle.createQuery("select msg_id, conv_id, seq, sender_id, sender_device,"
-            + " client_msg_id, type, content, create_time, recalled from messages where conv_id = :conv and seq = :seq")
+    return jdbi.withHandle(handle -> handle.createQuery(
+            "select " + MESSAGE_COLUMNS + " from messages where conv_id = :conv and seq = :seq")
         .bind("conv", convId).bind("seq", seq)
-        .map((rs, ctx) -> storedMessage(rs))
+        .map((rs, ctx) -> message(rs, 1))
         .findOne());
   }
 
@@ -143,7 +144,7 @@ public final class MessageQueries {
     do {
       rs.getLong(4);
       if (!rs.wasNull()) { // null: the conversation has no message in range
-        messages.add(pageRow(rs));
+        messages.add(message(rs, 2));
       }
     } while (rs.next());
     boolean hasMore = messages.size() > limit;
@@ -162,18 +163,16 @@ public final class MessageQueries {
     }
   }
 
-  static StoredMessage storedMessage(ResultSet rs) throws SQLException {
-    boolean recalled = rs.getBoolean("recalled");
-    return new StoredMessage(rs.getLong("msg_id"), rs.getString("conv_id"), rs.getLong("seq"), rs.getLong("sender_id"),
-        rs.getString("sender_device"), rs.getString("client_msg_id"), rs.getString("type"),
-        recalled ? StoredMessage.RECALLED_PLACEHOLDER : rs.getString("content"), rs.getLong("create_time"), recalled);
+  /** A message's columns of the table aliased {@code alias}, in the order {@link #message} reads. */
+  static String messageColumns(String alias) {
+    return alias + "." + MESSAGE_COLUMNS.replace(", ", ", " + alias + ".");
   }
 
-  // A message of a page row, by the index of COLUMNS.
-  private static StoredMessage pageRow(ResultSet rs) throws SQLException {
-    boolean recalled = rs.getBoolean(11);
-    return new StoredMessage(rs.getLong(3), rs.getString(2), rs.getLong(4), rs.getLong(5), rs.getString(6),
-        rs.getString(7), rs.getString(8), recalled ? StoredMessage.RECALLED_PLACEHOLDER : rs.getString(9),
-        rs.getLong(10), recalled);
+  /** The message whose columns ({@link #messageColumns}) start at column {@code first}. */
+  static StoredMessage message(ResultSet rs, int first) throws SQLException {
+    boolean recalled = rs.getBoolean(first + 9);
+    return new StoredMessage(rs.getLong(first), rs.getString(first + 1), rs.getLong(first + 2), rs.getLong(first + 3),
+        rs.getString(first + 4), rs.getString(first + 5), rs.getString(first + 6),
+        recalled ? StoredMessage.RECALLED_PLACEHOLDER : rs.getString(first + 7), rs.getLong(first + 8), recalled);
   }
 }
