@@ -8,11 +8,22 @@ package io.seqsync.ingress;
 public final class ApiException extends RuntimeException {
   private final int status;
   private final String code;
+  private final long retryAfterSeconds;
 
   public ApiException(int status, String code, String message) {
+    this(status, code, message, 0);
+  }
+
+  private ApiException(int status, String code, String message, long retryAfterSeconds) {
     super(message, null, false, false);
     this.status = status;
     this.code = code;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+
+  /** A refusal the client should retry after {@code seconds} (sent as {@code Retry-After}). */
+  public static ApiException retryLater(int status, String code, String message, long seconds) {
+    return new ApiException(status, code, message, Math.max(1, seconds));
   }
 
   public int status() {
@@ -21,6 +32,11 @@ public final class ApiException extends RuntimeException {
 
   public String code() {
     return code;
+  }
+
+  /** Seconds for {@code Retry-After}; 0 when the answer has none. */
+  public long retryAfterSeconds() {
+    return retryAfterSeconds;
   }
 
   public static ApiException badRequest(String code, String message) {

@@ -2,6 +2,7 @@ package io.seqsync.ingress;
 
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
+import io.javalin.http.ExceptionHandler;
 import io.javalin.http.HttpResponseException;
 import java.net.ConnectException;
 import java.sql.SQLException;
@@ -9,6 +10,7 @@ import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.function.BiConsumer;
 import org.jdbi.v3.core.ConnectionException;
 import org.jdbi.v3.core.JdbiException;
 import org.slf4j.Logger;
@@ -27,35 +29,52 @@ final class ErrorHandling {
   private ErrorHandling() {}
 
   static void install(RoutesConfig routes) {
-    routes.exception(ApiException.class, (e, ctx) -> write(ctx, e.status(), e.code(), e.getMessage()));
-    routes.exception(HttpResponseException.class, (e, ctx) -> write(ctx, e.getStatus(), codeOf(e.getStatus()),
-        e.getMessage() == null || e.getMessage().isBlank() ? codeOf(e.getStatus()).replace('_', ' ') : e.getMessage()));
-    routes.exception(Exception.class, (e, ctx) -> handle(unwrap(e), ctx));
+    ExceptionHandler<Exception> handler = (e, ctx) -> write(ctx, answer(e, ctx.method().name(), ctx.path()));
+    // Javalin answers its own HttpResponseExceptions (404, 413, ...) itself unless that type has a handler.
+    routes.exception(HttpResponseException.class, handler::handle);
+    routes.exception(Exception.class, handler);
   }
 
-  private static void handle(Throwable error, Context ctx) {
+  /**
+   * The error answer to a failure of {@code method path}: the API's own error as thrown, Javalin's
+   * with its status, 503 for a database or Redis that cannot be reached, 500 (logged) for the rest.
+   */
+  static ApiException answer(Throwable failure, String method, String path) {
+    Throwable error = unwrap(failure);
     if (error instanceof ApiException api) {
-      write(ctx, api.status(), api.code(), api.getMessage());
-    } else if (error instanceof HttpResponseException http) {
-      write(ctx, http.getStatus(), codeOf(http.getStatus()), http.getMessage());
-    } else if (error instanceof JdbiException && isConnectionFailure(error)) {
-      log.warn("PostgreSQL unavailable for {} {}: {}", ctx.method(), ctx.path(), error.toString());
-      write(ctx, 503, "database_unavailable", "PostgreSQL is unavailable; retry later");
-    } else if (error instanceof JedisConnectionException) {
-      log.warn("Redis unavailable for {} {}: {}", ctx.method(), ctx.path(), error.toString());
-      write(ctx, 503, "redis_unavailable", "Redis is unavailable; retry later");
-    } else {
-      log.error("unexpected failure in {} {}", ctx.method(), ctx.path(), error);
-      write(ctx, 500, "internal", "unexpected server error");
+      return api;
     }
+    if (error instanceof HttpResponseException http) {
+      String code = codeOf(http.getStatus());
+      String message = http.getMessage() == null || http.getMessage().isBlank() ? code.replace('_', ' ') : http.getMessage();
+      return new ApiException(http.getStatus(), code, message);
+    }
+    if (error instanceof JdbiException && isConnectionFailure(error)) {
+      log.warn("PostgreSQL unavailable for {} {}: {}", method, path, error.toString());
+      return ApiException.unavailable("database_unavailable", "PostgreSQL is unavailable; retry later");
+    }
+    if (error instanceof JedisConnectionException) {
+      log.warn("Redis unavailable for {} {}: {}", method, path, error.toString());
+      return ApiException.unavailable("redis_unavailable", "Redis is unavailable; retry later");
+    }
+    log.error("unexpected failure in {} {}", method, path, error);
+    return new ApiException(500, "internal", "unexpected server error");
   }
 
-  static void write(Context ctx, int status, String code, String message) {
+  static void write(Context ctx, ApiException error) {
     consumeBody(ctx);
-    if (status == 401) {
-      ctx.header("WWW-Authenticate", "Bearer");
+    headers(error, ctx::header);
+    ctx.status(error.status()).json(Views.ErrorBody.of(error.code(), error.getMessage()));
+  }
+
+  /** The headers an error answer carries beside its body: WWW-Authenticate on a 401, Retry-After when it has one. */
+  static void headers(ApiException error, BiConsumer<String, String> header) {
+    if (error.status() == 401) {
+      header.accept("WWW-Authenticate", "Bearer");
     }
-    ctx.status(status).json(Views.ErrorBody.of(code, message));
+    if (error.retryAfterSeconds() > 0) {
+      header.accept("Retry-After", Long.toString(error.retryAfterSeconds()));
+    }
   }
 
   // An answer sent while the client is still writing its body (a request refused for its path,

@@ -4,12 +4,8 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.ObjectWriter;
-import io.javalin.http.ContentType;
-import io.javalin.http.Context;
-import io.javalin.http.Header;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 
 /**
  * A page of a fetch written as JSON straight onto the response: the bytes {@link Json#MAPPER}
@@ -37,18 +33,6 @@ final class FetchedJson {
   private static final SerializedString RECALLED = new SerializedString("recalled");
 
   private FetchedJson() {}
-
-  /** Answers {@code page} as {@code ctx.json(page)} would: status unchanged, content type application/json. */
-  static void answer(Context ctx, Views.Fetched page) {
-    ctx.contentType(ContentType.APPLICATION_JSON);
-    try {
-      // Javalin's stream compresses for a client that accepts an encoding; for one that accepts
-      // none it passes the bytes on unchanged, and its check was 3 % of the server threads' samples.
-      write(page, ctx.header(Header.ACCEPT_ENCODING) == null ? ctx.res().getOutputStream() : ctx.outputStream());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
 
   /** Writes {@code page} to {@code out}; neither flushes nor closes {@code out}. */
   static void write(Views.Fetched page, OutputStream out) throws IOException {

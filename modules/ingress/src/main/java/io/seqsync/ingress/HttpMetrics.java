@@ -26,8 +26,12 @@ final class HttpMetrics {
   }
 
   void record(Context ctx, Float millis) {
-    timers.computeIfAbsent(new Series(ctx.method().name(), route(ctx), ctx.statusCode()), this::timer)
-        .record((long) (millis * 1_000_000L), TimeUnit.NANOSECONDS);
+    record(ctx.method().name(), route(ctx), ctx.statusCode(), (long) (millis * 1_000_000L));
+  }
+
+  /** A request of a route served outside Javalin. */
+  void record(String method, String route, int status, long nanos) {
+    timers.computeIfAbsent(new Series(method, route, status), this::timer).record(nanos, TimeUnit.NANOSECONDS);
   }
 
   private Timer timer(Series series) {

@@ -16,7 +16,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTP ingress (API.md): Javalin serving the pull API. Every {@code /v1} route needs a bearer
+ * The HTTP ingress (API.md): Javalin serving the pull API, with the pages of messages served
+ * by {@link PageRoute} in front of it. Every {@code /v1} route needs a bearer
  * token; {@code /health} and {@code /metrics} do not. Takes its dependencies ready-made and owns
  * none of them but its HTTP server and worker threads: the caller closes the publisher, the
  * waiter, the database and the registry after {@link #close()}.
@@ -37,8 +38,7 @@ public final class IngressApp implements AutoCloseable {
     AccessControl access = new AccessControl(conversations, messages);
     CommandRoundTrip roundTrip =
         new CommandRoundTrip(publisher, replies, messages, settings.replyBudget(), workers, registry);
-    MessageEndpoints conversation = new MessageEndpoints(settings.maxContentBytes(), access, roundTrip,
-        new FetchService(messages, conversations));
+    MessageEndpoints conversation = new MessageEndpoints(settings.maxContentBytes(), access, roundTrip);
     PositionEndpoints positions =
         new PositionEndpoints(settings.maxContentBytes(), access, publisher, conversations);
     GroupEndpoints groups = new GroupEndpoints(settings.maxGroupMembers(), access, conversations, roundTrip);
@@ -50,6 +50,8 @@ public final class IngressApp implements AutoCloseable {
     StreamEndpoint stream = new StreamEndpoint(authentication, access, publisher, syncs, pushes);
     HttpMetrics metrics = new HttpMetrics(registry);
     FetchGuard fetchGuard = new FetchGuard(settings.fetch(), registry);
+    PageRoute pages =
+        new PageRoute(authentication, access, fetchGuard, new FetchService(messages, conversations), metrics);
     registry.gauge("seqsync.ingress.pending.replies", replies, ReplyWaiter::pendingCount);
     registry.gauge("seqsync.push.connections", pushes, PushHub::connectionCount);
     FunctionCounter.builder("seqsync.push.dropped", pushes, PushHub::droppedCount)
@@ -60,7 +62,11 @@ public final class IngressApp implements AutoCloseable {
       config.startup.showOldJavalinVersionWarning = false;
       config.jsonMapper(new JavalinJackson(Json.MAPPER, false));
       config.http.maxRequestSize = settings.maxRequestBytes();
-      config.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorHandler()));
+      config.jetty.modifyServer(server -> {
+        server.setErrorHandler(new JsonErrorHandler());
+        // In front of Javalin, which serves whatever the page route passes on.
+        server.setHandler(pages);
+      });
       // Jetty caches header values per connection and clears the whole cache when it is full: a
       // connection carrying many users' tokens (a proxy's; the fetch benchmark's) cleared it every
       // few requests, 10 % of the server threads' samples (JFR). Without it every header is parsed anew.
@@ -71,7 +77,7 @@ public final class IngressApp implements AutoCloseable {
       config.routes.wsBeforeUpgrade(Authentication.STREAM_PATH, authentication::authenticate);
 
       config.routes.post("/v1/conversations/{convId}/messages", conversation::send);
-      config.routes.get("/v1/conversations/{convId}/messages", fetchGuard.messages(conversation::fetch));
+      // GET /v1/conversations/{convId}/messages: PageRoute, a Jetty handler in front of these routes.
       config.routes.post("/v1/conversations/{convId}/messages/{seq}/recall", conversation::recall);
       config.routes.get("/v1/conversations", fetchGuard.firstScreen(conversationList::list));
       config.routes.get("/v1/conversations/{convId}", fetchGuard.firstScreen(positions::activation));

@@ -5,18 +5,19 @@ import io.seqsync.events.Commands;
 import io.seqsync.events.ConvId;
 import io.seqsync.events.model.Command;
 
-/** The handlers of a conversation's messages: parse the request, call the domain, write the answer. */
+/**
+ * The handlers that change a conversation's messages: parse the request, call the domain, write the
+ * answer. Its pages are served by {@link PageRoute}.
+ */
 final class MessageEndpoints {
   private final int maxContentBytes;
   private final AccessControl access;
   private final CommandRoundTrip roundTrip;
-  private final FetchService fetches;
 
-  MessageEndpoints(int maxContentBytes, AccessControl access, CommandRoundTrip roundTrip, FetchService fetches) {
+  MessageEndpoints(int maxContentBytes, AccessControl access, CommandRoundTrip roundTrip) {
     this.maxContentBytes = maxContentBytes;
     this.access = access;
     this.roundTrip = roundTrip;
-    this.fetches = fetches;
   }
 
   /** POST /v1/conversations/{convId}/messages {clientMsgId, type, content}. */
@@ -51,15 +52,6 @@ final class MessageEndpoints {
         ctx.status(202).json(new Views.RecallAccepted(convId.value(), seq, "accepted"));
       }
     }));
-  }
-
-  /** GET /v1/conversations/{convId}/messages?after&until&before&last&limit. */
-  void fetch(Context ctx) {
-    Caller caller = Authentication.caller(ctx);
-    ConvId convId = AccessControl.convId(ctx.pathParam("convId"));
-    FetchRequest request = FetchRequest.parse(ctx.queryParamMap());
-    long floor = access.requireMember(caller, convId);
-    FetchedJson.answer(ctx, fetches.fetch(caller, convId, request, floor));
   }
 
   private static long seqParam(String text) {

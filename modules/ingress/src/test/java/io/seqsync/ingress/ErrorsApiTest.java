@@ -138,10 +138,22 @@ class ErrorsApiTest {
   @Test
   void aPathThatIsNotUtf8IsAJsonErrorForEveryMethod() {
     RawHttp raw = new RawHttp(test.app.port());
-    for (String method : List.of("GET", "POST", "PUT", "DELETE")) {
-      Http.Response response = raw.send(method, "/v1/conversations/%ff%fe/draft", phone, "{\"text\":\"x\"}");
-      assertThat(response.status()).as(method).isEqualTo(400);
-      assertThat(response.errorCode()).as(method).isEqualTo("bad_request");
+    for (String path : List.of("/v1/conversations/%ff%fe/draft", "/v1/conversations/%ff%fe/messages")) {
+      for (String method : List.of("GET", "POST", "PUT", "DELETE")) {
+        Http.Response response = raw.send(method, path, phone, "{\"text\":\"x\"}");
+        assertThat(response.status()).as(method + " " + path).isEqualTo(400);
+        assertThat(response.errorCode()).as(method + " " + path).isEqualTo("bad_request");
+      }
+    }
+  }
+
+  @Test
+  void aQueryThatIsNotUrlEncodingIsA400() {
+    RawHttp raw = new RawHttp(test.app.port());
+    for (String query : List.of("after=%zz", "after=%", "%ff%fe=1", "after=%ff")) {
+      Http.Response response = raw.send("GET", "/v1/conversations/d:1:2/messages?" + query, phone, "");
+      assertThat(response.status()).as(query).isEqualTo(400);
+      assertThat(response.errorCode()).as(query).isNotBlank();
     }
   }
 
@@ -264,7 +276,8 @@ class ErrorsApiTest {
   void noInputGivesA500() {
     List<String> paths = List.of("/v1/conversations/%00/messages", "/v1/conversations/d:1:2/messages?after=%ff",
         "/v1/conversations/" + "g:" + "x".repeat(5000) + "/messages", "/v1/conversations/d:1:2/messages/%20/recall",
-        "/v1/conversations/d%3A1%3A2/messages", "/v1/conversations/%2e%2e/messages", "/v1//sync");
+        "/v1/conversations/d%3A1%3A2/messages", "/v1/conversations/%2e%2e/messages", "/v1//sync",
+        "/v1/conversations/d:1:2/messages/?after=0");
     for (String path : paths) {
       for (Http.Response response : List.of(test.http.get(path, phone), test.http.post(path, phone, "{\"clientMsgId\":1}"))) {
         assertThat(response.status()).as(path).isBetween(200, 499);

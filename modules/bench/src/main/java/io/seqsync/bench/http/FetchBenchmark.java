@@ -54,10 +54,17 @@ final class FetchBenchmark {
       + " where c.conv_id = ? order by m.seq";
 
   /** A closed-loop run: pages answered in the window, their latencies (µs), failures. */
-  record Result(String label, int clients, double seconds, long pages, Samples latencies, long failures, String firstFailure,
+  record Result(String label, int clients, double seconds, long pages, Latency latencies, long failures, String firstFailure,
       CpuMeter.Usage cpu, PgStats.Delta pg) {
     double pagesPerSecond() {
       return pages / seconds;
+    }
+  }
+
+  /** Percentiles of a pass's page latencies, µs. */
+  record Latency(long p50, long p90, long p99, long max) {
+    static Latency of(Samples samples) {
+      return new Latency(samples.percentile(50), samples.percentile(90), samples.percentile(99), samples.max());
     }
   }
 
@@ -222,7 +229,13 @@ final class FetchBenchmark {
     for (Samples samples : latencies) {
       all.addAll(samples);
     }
-    return new Result(label, clients, durationSeconds, pages.get(), all, failures.get(), firstFailure.get(), usage, pgDelta);
+    return new Result(label, clients, durationSeconds, pages.get(), Latency.of(all), failures.get(), firstFailure.get(), usage,
+        pgDelta);
+  }
+
+  /** The same pages from wrk, out of this JVM ({@link WrkPass}). */
+  Result wrk(String label, int port, int warmupSeconds, int durationSeconds, CpuMeter cpu, PgStats pg) {
+    return WrkPass.run(label, port, convIds, tokens, messages, clients, warmupSeconds, durationSeconds, cpu, pg);
   }
 
   private static boolean validPage(byte[] body, long after) {
@@ -322,7 +335,8 @@ final class FetchBenchmark {
     for (Samples samples : latencies) {
       all.addAll(samples);
     }
-    return new Result(label, clients, durationSeconds, pages.get(), all, failures.get(), firstFailure.get(), usage, pgDelta);
+    return new Result(label, clients, durationSeconds, pages.get(), Latency.of(all), failures.get(), firstFailure.get(), usage,
+        pgDelta);
   }
 
   /** A row read into an object, as the ingress does (StoredMessage). */

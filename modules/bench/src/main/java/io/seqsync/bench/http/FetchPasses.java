@@ -19,7 +19,10 @@ import java.util.Map;
 final class FetchPasses {
   private FetchPasses() {}
 
-  /** Preloads the store, then HTTP, JDBC and HTTP again: the results in that order (the report relies on it). */
+  /**
+   * Preloads the store, then HTTP, JDBC and HTTP again, then HTTP from wrk when it is installed:
+   * the results in that order (the report relies on it).
+   */
   static List<FetchBenchmark.Result> run(HttpBenchOptions options, SeqsyncApp app, SeqsyncConfig config,
       HttpClient http, CpuMeter cpu, PgStats pg, Map<String, String> facts) {
     FetchBenchmark fetch = new FetchBenchmark(options.fetchConversations(), options.fetchMessages(), options.fetchClients());
@@ -54,12 +57,20 @@ final class FetchPasses {
     results.add(fetch.http("HTTP, second pass", http, app.httpPort(), shortWarmup, options.fetchDurationSeconds(),
         cpu, pg));
     System.err.println("   " + fetchLine(results.get(results.size() - 1)));
+    if (WrkPass.available()) {
+      System.err.printf("   fetch over HTTP from wrk: %d connections, %d s warm-up + %d s measured%n",
+          options.fetchClients(), shortWarmup, options.fetchDurationSeconds());
+      results.add(fetch.wrk("HTTP, wrk", app.httpPort(), shortWarmup, options.fetchDurationSeconds(), cpu, pg));
+      System.err.println("   " + fetchLine(results.get(results.size() - 1)));
+    } else {
+      System.err.println("   (no wrk here: the pass from wrk is skipped; apt-get install wrk)");
+    }
     return results;
   }
 
   private static String fetchLine(FetchBenchmark.Result r) {
     return String.format(Locale.ROOT, "%s: %,.0f pages/s, p50 %s p99 %s, failures %,d%s", r.label(), r.pagesPerSecond(),
-        ms(r.latencies().percentile(50)), ms(r.latencies().percentile(99)), r.failures(),
+        ms(r.latencies().p50()), ms(r.latencies().p99()), r.failures(),
         r.firstFailure() == null ? "" : " (" + abbreviate(r.firstFailure()) + ")");
   }
 }
