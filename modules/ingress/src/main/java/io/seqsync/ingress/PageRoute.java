@@ -26,7 +26,7 @@ import org.eclipse.jetty.util.Fields;
  * membership, the page as {@link FetchedJson} writes it, gzip for a client that accepts it (from
  * 1,500 bytes, as Javalin), errors as {@code {"error":{...}}} by {@link ErrorHandling}, the
  * request timed in {@code http.server.requests}. What it saves is Jetty's servlet layer and
- * Javalin's routing and context: a fifth of the ingress's CPU per page (docs/benchmarks.md).
+ * Javalin's routing and context: a quarter to a third of the ingress's CPU per page (docs/benchmarks.md).
  * Thread-safe; a request runs on the Jetty thread that received it, as Javalin's do.
  */
 final class PageRoute extends Handler.Wrapper {
