@@ -8,15 +8,14 @@ import java.io.IOException;
 import java.io.OutputStream;
 
 /**
- * A page of a fetch written as JSON straight onto the response: the bytes {@link Json#MAPPER}
- * makes of {@link Views.Fetched}, field for field, without the String {@code ctx.json} builds and
- * encodes again or the mapper's reflection over the records (the page is the hottest answer there
- * is). A field added to {@link Views.Fetched} or {@link Views.Message} must be added here too;
+ * A page of a fetch written as JSON bytes: the bytes {@link Json#MAPPER} makes of
+ * {@link Views.Fetched}, field for field, without the mapper's reflection over the records (the
+ * page is the hottest answer there is; {@link PageRoute} sends it). A field added to {@link Views.Fetched} or {@link Views.Message} must be added here too;
  * {@code FetchedJsonTest} compares both ways.
  */
 final class FetchedJson {
-  // Writing UTF-8, Jackson escapes a character beyond U+FFFF as two surrogates by default; ctx.json's
-  // String path wrote the character itself, as this does.
+  // Writing UTF-8, Jackson escapes a character beyond U+FFFF as two surrogates by default; the
+  // mapper's String output (Javalin's ctx.json) has the character itself, as this does.
   private static final ObjectWriter WRITER =
       Json.MAPPER.writer().with(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8);
 
@@ -38,8 +37,8 @@ final class FetchedJson {
   static void write(Views.Fetched page, OutputStream out) throws IOException {
     try (JsonGenerator json = WRITER.createGenerator(out)) {
       json.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
-      // A flush would commit the response before its end: sent chunked, in two writes, instead of
-      // whole with a Content-Length when the server completes it, as ctx.json's was.
+      // Onto a response stream, a flush would commit the response before its end (sent chunked,
+      // in two writes, instead of whole with a Content-Length).
       json.disable(JsonGenerator.Feature.FLUSH_PASSED_TO_STREAM);
       json.writeStartObject();
       json.writeArrayFieldStart("messages");
