@@ -149,7 +149,7 @@ final class ConfigurationRun {
 
   /** The app's configuration: embedded stack on free ports, the commit interval and partitions asked for. */
   private static SeqsyncConfig appConfig(HttpBenchOptions options, Path dataDir, Duration interval) {
-    return ConfigLoader.of(Map.of(
+    Map<String, String> settings = new HashMap<>(Map.of(
         "data-dir", dataDir.toString(),
         "kafka.embedded-port", "0",
         "postgres.embedded-port", "0",
@@ -162,6 +162,8 @@ final class ConfigurationRun {
         // allows next to the first-screen lane's 8, and every client's page waits its turn, no 503.
         "fetch.paging.concurrency", "7",
         "fetch.paging.queue", Integer.toString(options.fetchClients())));
+    settings.putAll(options.config());
+    return ConfigLoader.of(settings);
   }
 
   private static String progressLine(SendRow row) {

@@ -4,6 +4,7 @@ import io.seqsync.bench.CliOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -32,7 +33,8 @@ record HttpBenchOptions(
     int fetchWarmupSeconds,
     int fetchDurationSeconds,
     int quietWaitSeconds,
-    Optional<Path> dir) {
+    Optional<Path> dir,
+    Map<String, String> config) {
 
   static final String USAGE = """
       usage: HttpBenchmark [--rates=100,200,500,1000,2000,5000] [--warmup-s=5] [--duration-s=20]
@@ -40,6 +42,7 @@ record HttpBenchOptions(
                            [--partitions=6] [--breakdown=true] [--stop-when-saturated=true]
                            [--send=true] [--fetch=true] [--fetch-conversations=200] [--fetch-messages=500] [--fetch-clients=64]
                            [--fetch-warmup-s=8] [--fetch-duration-s=10] [--quiet-wait-s=5] [--dir=PATH]
+                           [--config=sequencer.stream-threads=2,...]
         (or the same as system properties: -Dbench.rates=500,1000 ...)
         --rates: offered send rates (requests/s), each run open-loop for warmup-s + duration-s.
         --commit-intervals: one app start per value of sequencer.commit-interval; every rate runs on each.
@@ -49,11 +52,12 @@ record HttpBenchOptions(
         --send=false skips the send phases (for profiling the fetch alone).
         --fetch: the fetch benchmark (HTTP next to JDBC), on the first configuration, before its sends.
         --quiet-wait-s: before each app start, wait up to this long for other processes to use under 1/4 core.
-        --dir keeps the data there; by default a temporary directory is used and deleted.""";
+        --dir keeps the data there; by default a temporary directory is used and deleted.
+        --config: app settings (README's properties) over the benchmark's, to measure other settings.""";
 
   private static final Set<String> NAMES = Set.of("rates", "warmup-s", "duration-s", "commit-intervals", "conversations",
       "connections", "partitions", "breakdown", "stop-when-saturated", "send", "fetch", "fetch-conversations", "fetch-messages",
-      "fetch-clients", "fetch-warmup-s", "fetch-duration-s", "quiet-wait-s", "dir");
+      "fetch-clients", "fetch-warmup-s", "fetch-duration-s", "quiet-wait-s", "dir", "config");
 
   static HttpBenchOptions parse(String[] args) {
     Map<String, String> given = CliOptions.parse(args, NAMES);
@@ -77,7 +81,8 @@ record HttpBenchOptions(
         (int) number(given, "fetch-warmup-s", 8),
         positive(given, "fetch-duration-s", 10),
         (int) number(given, "quiet-wait-s", 5),
-        value(given, "dir").map(Path::of));
+        value(given, "dir").map(Path::of),
+        settings(value(given, "config").orElse("")));
     if (options.rates.isEmpty() || options.commitIntervals.isEmpty()) {
       throw new IllegalArgumentException("--rates and --commit-intervals need at least one value");
     }
@@ -85,6 +90,22 @@ record HttpBenchOptions(
       throw new IllegalArgumentException("--fetch-messages must be at least " + FetchBenchmark.PAGE);
     }
     return options;
+  }
+
+  /** {@code --config}'s {@code name=value,name=value}, in order. */
+  static Map<String, String> settings(String text) {
+    Map<String, String> settings = new LinkedHashMap<>();
+    for (String pair : text.split(",")) {
+      if (pair.isBlank()) {
+        continue;
+      }
+      int eq = pair.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException("--config takes name=value pairs, got " + pair);
+      }
+      settings.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+    }
+    return settings;
   }
 
   /** {@code 100ms}, {@code 1s}. */

@@ -223,7 +223,7 @@ final class HttpReport {
             + " commit intervals %s, %,d direct conversations, at most %,d requests in flight, %d partitions",
         o.rates(), o.durationSeconds(), o.warmupSeconds(),
         o.commitIntervals().stream().map(HttpBenchOptions::format).toList(), o.conversations(), o.connections(),
-        o.partitions());
+        o.partitions()) + (o.config().isEmpty() ? "" : ", app settings " + o.config());
   }
 
   static String ms(long micros) {

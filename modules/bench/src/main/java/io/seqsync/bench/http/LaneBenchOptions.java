@@ -1,7 +1,6 @@
 package io.seqsync.bench.http;
 
 import io.seqsync.bench.CliOptions;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
@@ -48,25 +47,10 @@ record LaneBenchOptions(
         HttpBenchOptions.positive(given, "rounds", 3),
         HttpBenchOptions.positive(given, "duration-s", 5),
         (int) HttpBenchOptions.number(given, "quiet-wait-s", 5),
-        settings(HttpBenchOptions.value(given, "config").orElse("")));
+        HttpBenchOptions.settings(HttpBenchOptions.value(given, "config").orElse("")));
     if (options.messages < 2 * FetchBenchmark.PAGE) {
       throw new IllegalArgumentException("--messages must be at least " + 2 * FetchBenchmark.PAGE);
     }
     return options;
-  }
-
-  private static Map<String, String> settings(String text) {
-    Map<String, String> settings = new LinkedHashMap<>();
-    for (String pair : text.split(",")) {
-      if (pair.isBlank()) {
-        continue;
-      }
-      int eq = pair.indexOf('=');
-      if (eq <= 0) {
-        throw new IllegalArgumentException("--config takes name=value pairs, got " + pair);
-      }
-      settings.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
-    }
-    return settings;
   }
 }
