@@ -54,7 +54,9 @@ final class PageRoute extends Handler.Wrapper {
   @Override
   public boolean handle(Request request, Response response, Callback callback) throws Exception {
     String path = Request.getPathInContext(request);
-    String convId = HttpMethod.GET.is(request.getMethod()) ? convIdOf(path) : null;
+    // HEAD too, as Javalin answers it for a GET route (Jetty sends the headers only).
+    String method = request.getMethod();
+    String convId = HttpMethod.GET.is(method) || HttpMethod.HEAD.is(method) ? convIdOf(path) : null;
     if (convId == null) {
       return super.handle(request, response, callback);
     }
@@ -64,12 +66,12 @@ final class PageRoute extends Handler.Wrapper {
       status = 200;
       answer(response, callback, 200, page(request, convId), acceptsGzip(request));
     } catch (Exception failure) {
-      ApiException error = ErrorHandling.answer(failure, request.getMethod(), path);
+      ApiException error = ErrorHandling.answer(failure, method, path);
       status = error.status();
       ErrorHandling.headers(error, (name, value) -> response.getHeaders().put(name, value));
       answer(response, callback, status, errorBody(error), false);
     }
-    metrics.record(request.getMethod(), TEMPLATE, status, System.nanoTime() - start);
+    metrics.record(method, TEMPLATE, status, System.nanoTime() - start);
     return true;
   }
 

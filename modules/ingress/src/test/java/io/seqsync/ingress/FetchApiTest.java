@@ -11,6 +11,7 @@ import io.seqsync.store.MessageQueries;
 import io.seqsync.store.StoredMessage;
 import java.io.ByteArrayInputStream;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -231,6 +232,18 @@ class FetchApiTest {
       assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo(expected);
     }
     assertThat(expected.length()).isGreaterThan(1500); // Javalin compresses from 1,500 bytes
+  }
+
+  @Test
+  void headAnswersTheHeadersOfThePageWithoutItsBody() throws Exception {
+    String page = test.http.get(MESSAGES + "?after=0", phone).body();
+    HttpResponse<byte[]> head = HttpClient.newHttpClient().send(test.http.builder(MESSAGES + "?after=0", phone)
+        .method("HEAD", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofByteArray());
+
+    assertThat(head.statusCode()).isEqualTo(200);
+    assertThat(head.headers().firstValue("Content-Type")).hasValue("application/json");
+    assertThat(head.headers().firstValueAsLong("Content-Length")).hasValue(page.getBytes(StandardCharsets.UTF_8).length);
+    assertThat(head.body()).isEmpty();
   }
 
   @Test
