@@ -1,6 +1,5 @@
 package io.seqsync.ingress;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import java.nio.ByteBuffer;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
@@ -40,11 +39,7 @@ final class JsonErrorHandler extends ErrorHandler {
 
   private static byte[] body(int status, String message) {
     String code = ErrorHandling.codeOf(status);
-    try {
-      return Json.MAPPER.writeValueAsBytes(Views.ErrorBody.of(code,
-          message == null || message.isBlank() ? code.replace('_', ' ') : message));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
+    return ErrorHandling.body(new ApiException(status, code,
+        message == null || message.isBlank() ? code.replace('_', ' ') : message));
   }
 }

@@ -1,6 +1,5 @@
 package io.seqsync.ingress;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import io.seqsync.events.ConvId;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -61,16 +60,19 @@ final class PageRoute extends Handler.Wrapper {
       return super.handle(request, response, callback);
     }
     long start = System.nanoTime();
-    int status;
+    int status = 200;
+    byte[] body;
+    boolean gzip = acceptsGzip(request);
     try {
-      status = 200;
-      answer(response, callback, 200, page(request, convId), acceptsGzip(request));
+      body = page(request, convId);
     } catch (Exception failure) {
       ApiException error = ErrorHandling.answer(failure, method, path);
       status = error.status();
       ErrorHandling.headers(error, (name, value) -> response.getHeaders().put(name, value));
-      answer(response, callback, status, errorBody(error), false);
+      body = ErrorHandling.body(error);
+      gzip = false;
     }
+    answer(response, callback, status, body, gzip);
     metrics.record(method, TEMPLATE, status, System.nanoTime() - start);
     return true;
   }
@@ -136,13 +138,5 @@ final class PageRoute extends Handler.Wrapper {
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, JSON);
     response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
     response.write(true, ByteBuffer.wrap(bytes), callback);
-  }
-
-  private static byte[] errorBody(ApiException error) {
-    try {
-      return Json.MAPPER.writeValueAsBytes(Views.ErrorBody.of(error.code(), error.getMessage()));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
   }
 }
