@@ -74,7 +74,7 @@ public final class ConfigLoader {
             integer("sequencer.stream-threads", 1),
             // A send is answered after the transaction that numbers it commits: 20 ms, not Streams'
             // 100 ms, took send p99 from 235 to 70 ms at 100/s (docs/benchmarks.md).
-            duration("sequencer.commit-interval", Duration.ofMillis(20)),
+            duration("sequencer.commit-interval", Duration.ofMillis(10)),
             duration("sequencer.session-timeout", Duration.ofSeconds(10)),
             integer("sequencer.max-content-bytes", 64 * 1024),
             integer("sequencer.max-group-members", 10_000)),

@@ -1,6 +1,5 @@
 package io.seqsync.ingress;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.ExceptionHandler;
@@ -70,11 +69,7 @@ final class ErrorHandling {
 
   /** The JSON body of an error answer, as bytes (for answers written outside Javalin). */
   static byte[] body(ApiException error) {
-    try {
-      return Json.MAPPER.writeValueAsBytes(Views.ErrorBody.of(error.code(), error.getMessage()));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
+    return Json.bytes(Views.ErrorBody.of(error.code(), error.getMessage()));
   }
 
   /** The headers an error answer carries beside its body: WWW-Authenticate on a 401, Retry-After when it has one. */

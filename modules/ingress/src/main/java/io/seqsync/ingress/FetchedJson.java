@@ -10,7 +10,7 @@ import java.io.OutputStream;
 /**
  * A page of a fetch written as JSON bytes: the bytes {@link Json#MAPPER} makes of
  * {@link Views.Fetched}, field for field, without the mapper's reflection over the records (the
- * page is the hottest answer there is; {@link PageRoute} sends it). A field added to {@link Views.Fetched} or {@link Views.Message} must be added here too;
+ * page is the hottest answer there is; {@link MessagesRoute} sends it). A field added to {@link Views.Fetched} or {@link Views.Message} must be added here too;
  * {@code FetchedJsonTest} compares both ways.
  */
 final class FetchedJson {

@@ -16,8 +16,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTP ingress (API.md): Javalin serving the pull API, with the pages of messages served
- * by {@link PageRoute} in front of it. Every {@code /v1} route needs a bearer
+ * The HTTP ingress (API.md): Javalin serving the pull API, with the pages of messages and the
+ * sends served by {@link MessagesRoute} in front of it. Every {@code /v1} route needs a bearer
  * token; {@code /health} and {@code /metrics} do not. Takes its dependencies ready-made and owns
  * none of them but its HTTP server and worker threads: the caller closes the publisher, the
  * waiter, the database and the registry after {@link #close()}.
@@ -50,8 +50,8 @@ public final class IngressApp implements AutoCloseable {
     StreamEndpoint stream = new StreamEndpoint(authentication, access, publisher, syncs, pushes);
     HttpMetrics metrics = new HttpMetrics(registry);
     FetchGuard fetchGuard = new FetchGuard(settings.fetch(), registry);
-    PageRoute pages =
-        new PageRoute(authentication, access, fetchGuard, new FetchService(messages, conversations), metrics);
+    MessagesRoute messagesRoute = new MessagesRoute(authentication, access, fetchGuard,
+        new FetchService(messages, conversations), conversation, Math.toIntExact(settings.maxRequestBytes()), metrics);
     registry.gauge("seqsync.ingress.pending.replies", replies, ReplyWaiter::pendingCount);
     registry.gauge("seqsync.push.connections", pushes, PushHub::connectionCount);
     FunctionCounter.builder("seqsync.push.dropped", pushes, PushHub::droppedCount)
@@ -64,8 +64,8 @@ public final class IngressApp implements AutoCloseable {
       config.http.maxRequestSize = settings.maxRequestBytes();
       config.jetty.modifyServer(server -> {
         server.setErrorHandler(new JsonErrorHandler());
-        // In front of Javalin, which serves whatever the page route passes on.
-        server.setHandler(pages);
+        // In front of Javalin, which serves whatever the messages route passes on.
+        server.setHandler(messagesRoute);
       });
       // Jetty caches header values per connection and clears the whole cache when it is full: a
       // connection carrying many users' tokens (a proxy's; the fetch benchmark's) cleared it every
@@ -76,8 +76,7 @@ public final class IngressApp implements AutoCloseable {
       config.routes.before("/v1/*", authentication::authenticate);
       config.routes.wsBeforeUpgrade(Authentication.STREAM_PATH, authentication::authenticate);
 
-      config.routes.post("/v1/conversations/{convId}/messages", conversation::send);
-      // GET /v1/conversations/{convId}/messages: PageRoute, a Jetty handler in front of these routes.
+      // GET and POST /v1/conversations/{convId}/messages: MessagesRoute, a Jetty handler in front of these routes.
       config.routes.post("/v1/conversations/{convId}/messages/{seq}/recall", conversation::recall);
       config.routes.get("/v1/conversations", fetchGuard.firstScreen(conversationList::list));
       config.routes.get("/v1/conversations/{convId}", fetchGuard.firstScreen(positions::activation));

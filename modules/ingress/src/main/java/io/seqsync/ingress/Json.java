@@ -22,6 +22,15 @@ final class Json {
 
   private Json() {}
 
+  /** A response record as JSON bytes (for answers written outside Javalin). */
+  static byte[] bytes(Object view) {
+    try {
+      return MAPPER.writeValueAsBytes(view);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write " + view.getClass().getSimpleName() + " as JSON", e);
+    }
+  }
+
   /** The body as a JSON object, or a 400 when it is not one. */
   static ObjectNode object(byte[] body) {
     JsonNode node;

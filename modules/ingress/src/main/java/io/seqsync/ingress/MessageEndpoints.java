@@ -4,10 +4,11 @@ import io.javalin.http.Context;
 import io.seqsync.events.Commands;
 import io.seqsync.events.ConvId;
 import io.seqsync.events.model.Command;
+import java.util.concurrent.CompletableFuture;
 
 /**
- * The handlers that change a conversation's messages: parse the request, call the domain, write the
- * answer. Its pages are served by {@link PageRoute}.
+ * The requests that change a conversation's messages: parse the request, call the domain, give the
+ * answer. Sends (and pages) are served by {@link MessagesRoute}, recalls by Javalin.
  */
 final class MessageEndpoints {
   private final int maxContentBytes;
@@ -20,22 +21,28 @@ final class MessageEndpoints {
     this.roundTrip = roundTrip;
   }
 
-  /** POST /v1/conversations/{convId}/messages {clientMsgId, type, content}. */
-  void send(Context ctx) {
-    Caller caller = Authentication.caller(ctx);
-    ConvId convId = AccessControl.convId(ctx.pathParam("convId"));
-    SendRequest request = SendRequest.parse(Json.object(ctx.bodyAsBytes()), maxContentBytes);
+  /** An answer to write: its status and the view to write as JSON. */
+  record Answer(int status, Object view) {}
+
+  /**
+   * POST /v1/conversations/{convId}/messages {clientMsgId, type, content}, as {@link MessagesRoute}
+   * serves it: fails at once (an {@link ApiException}) for a request that is not valid or not
+   * allowed, else completes with 200 and the stored message, or 202 when it is not known to be
+   * stored within the reply budget.
+   */
+  CompletableFuture<Answer> send(Caller caller, String convIdText, byte[] body) {
+    ConvId convId = AccessControl.convId(convIdText);
+    SendRequest request = SendRequest.parse(Json.object(body), maxContentBytes);
     access.requireMember(caller, convId);
     Command command = new Commands(caller.userId(), caller.deviceId())
         .send(convId.value(), request.clientMsgId(), request.type(), request.content());
-    ctx.future(() -> roundTrip.submit(command).thenAccept(result -> {
+    return roundTrip.submit(command).thenApply(result -> {
       if (result instanceof CommandRoundTrip.Result.Stored stored) {
-        ctx.status(200).json(new Views.Sent(Views.Message.of(stored.message()), stored.duplicate()));
-      } else {
-        Long msgId = ((CommandRoundTrip.Result.Accepted) result).msgId();
-        ctx.status(202).json(Views.Accepted.of(msgId, convId.value(), request.clientMsgId()));
+        return new Answer(200, new Views.Sent(Views.Message.of(stored.message()), stored.duplicate()));
       }
-    }));
+      Long msgId = ((CommandRoundTrip.Result.Accepted) result).msgId();
+      return new Answer(202, Views.Accepted.of(msgId, convId.value(), request.clientMsgId()));
+    });
   }
 
   /** POST /v1/conversations/{convId}/messages/{seq}/recall. */

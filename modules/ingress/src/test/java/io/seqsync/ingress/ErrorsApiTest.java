@@ -200,6 +200,19 @@ class ErrorsApiTest {
   }
 
   @Test
+  void aChunkedSendIsReadWholeAndHeldToTheSameLimit() {
+    RawHttp raw = new RawHttp(test.app.port());
+    Http.Response small = raw.sendChunked("POST", SEND, phone, "{\"clientMsgId\":\"a\",\"type\":\"text\",");
+    assertThat(small.status()).isEqualTo(400);
+    assertThat(small.errorCode()).isEqualTo("invalid_json");
+
+    String huge = "{\"clientMsgId\":\"a\",\"type\":\"text\",\"content\":\"" + "x".repeat(2 << 20) + "\"}";
+    Http.Response large = raw.sendChunked("POST", SEND, phone, huge);
+    assertThat(large.status()).isEqualTo(413);
+    assertThat(large.errorCode()).isEqualTo("too_large");
+  }
+
+  @Test
   void theCallerIsTheTokenNeverTheBody() {
     // A body naming another sender changes nothing: user 3 is still not a member of d:1:2.
     Http.Response response = test.http.post(SEND, test.token(3, "phone"),

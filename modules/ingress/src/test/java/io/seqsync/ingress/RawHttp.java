@@ -28,10 +28,20 @@ final class RawHttp {
   }
 
   Http.Response send(String method, String target, String token, String body) {
+    return send(method, target, token, body, false);
+  }
+
+  /** The body in chunks of 64 KiB, with no Content-Length: its size is known only once read. */
+  Http.Response sendChunked(String method, String target, String token, String body) {
+    return send(method, target, token, body, true);
+  }
+
+  private Http.Response send(String method, String target, String token, String body, boolean chunked) {
     byte[] content = body.getBytes(StandardCharsets.UTF_8);
     StringBuilder head = new StringBuilder(method).append(' ').append(target).append(" HTTP/1.1\r\n")
         .append("Host: 127.0.0.1:").append(port).append("\r\nConnection: close\r\n")
-        .append("Content-Type: application/json\r\nContent-Length: ").append(content.length).append("\r\n");
+        .append("Content-Type: application/json\r\n")
+        .append(chunked ? "Transfer-Encoding: chunked\r\n" : "Content-Length: " + content.length + "\r\n");
     if (token != null) {
       head.append("Authorization: Bearer ").append(token).append("\r\n");
     }
@@ -39,11 +49,30 @@ final class RawHttp {
       socket.setSoTimeout(30_000);
       OutputStream out = socket.getOutputStream();
       out.write(head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1));
-      out.write(content);
+      if (chunked) {
+        writeChunks(out, content);
+      } else {
+        out.write(content);
+      }
       out.flush();
       return read(new DataInputStream(socket.getInputStream()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  // The server may answer (413) and close before the last chunk: what it did not read is its business.
+  private static void writeChunks(OutputStream out, byte[] content) {
+    try {
+      for (int from = 0; from < content.length; from += 65_536) {
+        int size = Math.min(65_536, content.length - from);
+        out.write((Integer.toHexString(size) + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+        out.write(content, from, size);
+        out.write("\r\n".getBytes(StandardCharsets.ISO_8859_1));
+      }
+      out.write("0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+    } catch (IOException closedEarly) {
+      // the answer is read next
     }
   }
 

@@ -45,15 +45,13 @@ public final class ConversationIndexer implements CommitListener {
     String convId = event.getConvId();
     Object payload = event.getPayload();
     if (payload instanceof MessageAppended appended) {
-      StoredMessage message = StoredMessage.of(appended.getMessage());
-      appendedMessage(batch, message);
-      batch.read(message.senderId(), convId, message.seq());
+      appendedMessage(batch, StoredMessage.of(appended.getMessage()), true);
     } else if (payload instanceof RecallApplied recall) {
-      appendedMessage(batch, StoredMessage.of(recall.getNotice()));
+      appendedMessage(batch, StoredMessage.of(recall.getNotice()), false);
       recalledSender(convId, recall.getRecalledSeq())
           .ifPresent(sender -> batch.recall(convId, recall.getRecalledSeq(), sender));
     } else if (payload instanceof MembershipChanged change) {
-      appendedMessage(batch, StoredMessage.of(change.getNotice()));
+      appendedMessage(batch, StoredMessage.of(change.getNotice()), false);
       if (change.getGroupName() != null) {
         batch.named(convId, change.getGroupName());
       }
@@ -69,9 +67,10 @@ public final class ConversationIndexer implements CommitListener {
     }
   }
 
-  // A group moves up in its members' lists through one write; a direct conversation has two users to list it.
-  private static void appendedMessage(ConversationIndex.Batch batch, StoredMessage message) {
-    batch.message(message);
+  // A group moves up in its members' lists through one write; a direct conversation has two users
+  // to list it. A sent message is read by its sender; a notice is not.
+  private static void appendedMessage(ConversationIndex.Batch batch, StoredMessage message, boolean readBySender) {
+    batch.message(message, readBySender);
     ConvId convId = ConvId.parse(message.convId()).orElseThrow();
     if (convId.kind() == ConvId.Kind.GROUP) {
       batch.groupActive(message.convId(), message.createTime());

@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -68,7 +67,7 @@ public final class Projector implements AutoCloseable {
   // it (absent: none stored): the expected value of the compare-and-set in ProjectionOffsets.
   private final Map<Integer, Long> storedOffsets = new HashMap<>();
   private volatile Set<Integer> assignedPartitions = Set.of();
-  private final List<CommitListener> listeners = new CopyOnWriteArrayList<>();
+  private final CommitListeners listeners;
   private boolean rewindNeeded;
   private boolean runningLogged;
 
@@ -78,19 +77,24 @@ public final class Projector implements AutoCloseable {
     this.database = database;
     this.redis = redis;
     this.metrics = new ProjectorMetrics(registry);
+    this.listeners = new CommitListeners(metrics);
     this.retryBackoff = settings.retryBackoff();
     this.consumer = new KafkaConsumer<>(consumerProperties(bootstrapServers, settings),
         new StringDeserializer(), new ByteArrayDeserializer());
     this.thread = new Thread(this::run, "seqsync-projector");
   }
 
-  /** Adds a listener told about every batch after its commit; add them before {@link #start()}. */
+  /**
+   * Adds a listener told about every batch after its commit, on the listeners' own thread, in
+   * commit order (see {@link CommitListeners}); add them before {@link #start()}.
+   */
   public void addCommitListener(CommitListener listener) {
     listeners.add(listener);
   }
 
   /** Starts projecting on the projector's own thread; returns at once. */
   public void start() {
+    listeners.start();
     thread.start();
   }
 
@@ -154,6 +158,7 @@ public final class Projector implements AutoCloseable {
       failure = e;
     } finally {
       closeConsumer();
+      listeners.close();
       if (failure == null) {
         stopped.complete(null);
       } else {
@@ -194,15 +199,7 @@ public final class Projector implements AutoCloseable {
     storedOffsets.putAll(batch.nextOffsets());
     metrics.committed(records.count(), batch, result, System.nanoTime() - began);
     announce(result.outcomes());
-    for (CommitListener listener : listeners) {
-      long started = System.nanoTime();
-      try {
-        listener.committed(batch.events(), result);
-      } catch (RuntimeException e) {
-        log.warn("commit listener {} failed: {}", listener.getClass().getSimpleName(), e.toString());
-      }
-      metrics.listenerRan(listener, System.nanoTime() - started);
-    }
+    listeners.committed(batch.events(), result);
   }
 
   // Pub/sub is best effort (see Announcements): the rows are committed, so a lost announcement

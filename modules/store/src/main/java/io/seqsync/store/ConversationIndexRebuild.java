@@ -26,7 +26,7 @@ public final class ConversationIndexRebuild {
                 + " join messages m on m.conv_id = c.conv_id and m.seq = c.latest_seq where c.conv_id = :conv")
             .bind("conv", convId)
             .map((rs, ctx) -> MessageQueries.message(rs, 1))
-            .findOne().ifPresent(batch::message);
+            .findOne().ifPresent(latest -> batch.message(latest, false));
         handle.createQuery("select name from conversations where conv_id = :conv and name is not null")
             .bind("conv", convId).mapTo(String.class).findOne().ifPresent(name -> batch.named(convId, name));
         // The latest countable messages only: a read position below them is answered from here.

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -84,21 +85,53 @@ public final class ProjectionWriter {
     execute(members);
   }
 
+  // One statement over arrays rather than a JDBC batch of one insert per message: PostgreSQL then
+  // plans and starts one statement per batch, not one per row (docs/benchmarks.md).
   private static void insertMessages(Handle handle, ProjectionPlan plan) {
-    PreparedBatch batch = handle.prepareBatch("insert into messages"
-        + " (conv_id, seq, msg_id, sender_id, sender_device, client_msg_id, type, content, create_time)"
-        + " values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing");
+    if (plan.appends.isEmpty()) {
+      return;
+    }
+    int size = plan.appends.size();
+    String[] convIds = new String[size];
+    Long[] seqs = new Long[size];
+    Long[] msgIds = new Long[size];
+    Long[] senderIds = new Long[size];
+    String[] senderDevices = new String[size];
+    String[] clientMsgIds = new String[size];
+    String[] types = new String[size];
+    String[] contents = new String[size];
+    Long[] createTimes = new Long[size];
+    for (int i = 0; i < size; i++) {
+      Message message = plan.appends.get(i).message();
+      convIds[i] = message.getConvId();
+      seqs[i] = message.getSeq();
+      msgIds[i] = message.getMsgId();
+      senderIds[i] = message.getSenderId();
+      senderDevices[i] = message.getSenderDevice();
+      clientMsgIds[i] = message.getClientMsgId();
+      types[i] = apiType(message);
+      contents[i] = message.getContent();
+      createTimes[i] = message.getCreateTime();
+    }
+    Set<String> inserted = handle.createQuery("insert into messages"
+            + " (conv_id, seq, msg_id, sender_id, sender_device, client_msg_id, type, content, create_time)"
+            + " select * from unnest(:convIds, :seqs, :msgIds, :senderIds, :senderDevices, :clientMsgIds, :types,"
+            + " :contents, :createTimes) on conflict do nothing returning conv_id, seq")
+        .bindArray("convIds", String.class, (Object[]) convIds)
+        .bindArray("seqs", Long.class, (Object[]) seqs)
+        .bindArray("msgIds", Long.class, (Object[]) msgIds)
+        .bindArray("senderIds", Long.class, (Object[]) senderIds)
+        .bindArray("senderDevices", String.class, (Object[]) senderDevices)
+        .bindArray("clientMsgIds", String.class, (Object[]) clientMsgIds)
+        .bindArray("types", String.class, (Object[]) types)
+        .bindArray("contents", String.class, (Object[]) contents)
+        .bindArray("createTimes", Long.class, (Object[]) createTimes)
+        .map((row, ctx) -> row.getString(1) + '\t' + row.getLong(2))
+        .collect(Collectors.toSet());
     for (ProjectionPlan.Append append : plan.appends) {
       Message message = append.message();
-      batch.add(message.getConvId(), message.getSeq(), message.getMsgId(), message.getSenderId(),
-          message.getSenderDevice(), message.getClientMsgId(), apiType(message), message.getContent(),
-          message.getCreateTime());
-    }
-    int[] inserted = execute(batch);
-    for (int i = 0; i < inserted.length; i++) {
-      if (inserted[i] == 0 && !plan.appends.get(i).repeat()) {
+      if (!append.repeat() && !inserted.contains(message.getConvId() + '\t' + message.getSeq())) {
         // A new seq whose msgId is stored already, at another seq: the sequencer reused an id.
-        Message message = plan.appends.get(i).message();
         log.error("message {} of {} at seq {} not stored: its msgId is stored already at another seq",
             message.getMsgId(), message.getConvId(), message.getSeq());
       }
@@ -127,16 +160,24 @@ public final class ProjectionWriter {
     execute(joins);
   }
 
+  // One statement over arrays, as for the messages.
   private static void updateConversations(Handle handle, ProjectionPlan plan) {
-    PreparedBatch batch = handle.prepareBatch("update conversations set latest_seq = ?,"
-        + " last_activity = greatest(last_activity, ?), name = coalesce(cast(? as text), name),"
-        + " owner_id = coalesce(cast(? as bigint), owner_id) where conv_id = ?");
-    plan.conversations.forEach((convId, conversation) -> {
-      if (conversation.changed) {
-        batch.add(conversation.latestSeq, conversation.lastActivity, conversation.name, conversation.ownerId, convId);
-      }
-    });
-    execute(batch);
+    List<Map.Entry<String, ProjectionPlan.Conversation>> changed = plan.conversations.entrySet().stream()
+        .filter(entry -> entry.getValue().changed).toList();
+    if (changed.isEmpty()) {
+      return;
+    }
+    handle.createUpdate("update conversations c set latest_seq = v.latest_seq,"
+            + " last_activity = greatest(c.last_activity, v.last_activity), name = coalesce(v.name, c.name),"
+            + " owner_id = coalesce(v.owner_id, c.owner_id)"
+            + " from unnest(:convIds, :latestSeqs, :lastActivities, :names, :ownerIds)"
+            + " as v(conv_id, latest_seq, last_activity, name, owner_id) where c.conv_id = v.conv_id")
+        .bindArray("convIds", String.class, changed.stream().map(Map.Entry::getKey).toArray())
+        .bindArray("latestSeqs", Long.class, changed.stream().map(entry -> entry.getValue().latestSeq).toArray())
+        .bindArray("lastActivities", Long.class, changed.stream().map(entry -> entry.getValue().lastActivity).toArray())
+        .bindArray("names", String.class, changed.stream().map(entry -> entry.getValue().name).toArray())
+        .bindArray("ownerIds", Long.class, changed.stream().map(entry -> entry.getValue().ownerId).toArray())
+        .execute();
   }
 
   private static void recordGaps(Handle handle, ProjectionPlan plan) {
@@ -154,10 +195,17 @@ public final class ProjectionWriter {
         + " do update set seq = greatest(device_cursors.seq, excluded.seq)");
     plan.cursors.forEach((cursor, seq) -> cursors.add(cursor.userId(), cursor.deviceId(), cursor.convId(), seq));
     execute(cursors);
-    PreparedBatch reads = handle.prepareBatch("insert into read_positions (user_id, conv_id, seq) values (?, ?, ?)"
-        + " on conflict (user_id, conv_id) do update set seq = greatest(read_positions.seq, excluded.seq)");
-    plan.reads.forEach((read, seq) -> reads.add(read.userId(), read.convId(), seq));
-    execute(reads);
+    // Every sent message moves its sender's read position: one statement over arrays, as for the
+    // messages (the map holds each user and conversation once, as ON CONFLICT DO UPDATE requires).
+    if (!plan.reads.isEmpty()) {
+      handle.createUpdate("insert into read_positions (user_id, conv_id, seq)"
+              + " select * from unnest(:userIds, :convIds, :seqs)"
+              + " on conflict (user_id, conv_id) do update set seq = greatest(read_positions.seq, excluded.seq)")
+          .bindArray("userIds", Long.class, plan.reads.keySet().stream().map(ProjectionPlan.UserPosition::userId).toArray())
+          .bindArray("convIds", String.class, plan.reads.keySet().stream().map(ProjectionPlan.UserPosition::convId).toArray())
+          .bindArray("seqs", Long.class, plan.reads.values().toArray())
+          .execute();
+    }
     PreparedBatch drafts = handle.prepareBatch("insert into drafts (user_id, conv_id, device_id, text, updated_at)"
         + " values (?, ?, ?, ?, ?) on conflict (user_id, conv_id) do update"
         + " set device_id = excluded.device_id, text = excluded.text, updated_at = excluded.updated_at");

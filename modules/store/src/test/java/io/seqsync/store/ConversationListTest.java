@@ -66,7 +66,7 @@ class ConversationListTest {
         StoredMessage message = new StoredMessage(100 + seq, CONV, seq, sender, "phone", "c" + seq, type, "x",
             1_000L * seq, false);
         try (ConversationIndex.Batch batch = index.batch()) {
-          batch.message(message);
+          batch.message(message, false);
         }
       }
       handle.execute("update messages set recalled = true where conv_id = ? and seq in (2, 9)", CONV);

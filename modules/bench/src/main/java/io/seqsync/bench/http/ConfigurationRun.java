@@ -68,7 +68,8 @@ final class ConfigurationRun {
     double startSeconds;
     try (SeqsyncApp app = SeqsyncApp.start(config);
         PgStats pg = new PgStats(app.stack().postgresJdbcUrl(), app.stack().postgresUser(),
-            app.stack().postgresPassword())) {
+            app.stack().postgresPassword());
+        RawHttpClient rawClient = new RawHttpClient(app.httpPort(), SendLoad.REQUEST_TIMEOUT.toNanos())) {
       startSeconds = (System.nanoTime() - starting) / 1e9;
       System.err.printf("   started in %.1f s; HTTP on port %d%n", startSeconds, app.httpPort());
       for (String setting : List.of("server_version", "synchronous_commit", "fsync", "shared_buffers", "max_connections")) {
@@ -89,7 +90,8 @@ final class ConfigurationRun {
       if (fetch) {
         fetches.addAll(FetchPasses.run(options, app, config, http, cpu, pg, facts));
       }
-      SendLoad load = new SendLoad(http, app.httpPort(), conversations, options.connections());
+      SendLoad load = new SendLoad(options.sendClient().equals("jdk") ? SendLoad.jdk(http, app.httpPort())
+          : SendLoad.raw(rawClient), conversations, options.connections());
       AppMetrics metrics = new AppMetrics(http, app.httpPort());
       Topics topics = Topics.from(config.kafka());
       try (SendTracer tracer = options.breakdown()

@@ -22,6 +22,7 @@ record HttpBenchOptions(
     List<Duration> commitIntervals,
     int conversations,
     int connections,
+    String sendClient,
     int partitions,
     boolean breakdown,
     boolean stopWhenSaturated,
@@ -38,8 +39,8 @@ record HttpBenchOptions(
 
   static final String USAGE = """
       usage: HttpBenchmark [--rates=100,200,500,1000,2000,5000] [--warmup-s=5] [--duration-s=20]
-                           [--commit-intervals=100ms,20ms] [--conversations=1000] [--connections=1024]
-                           [--partitions=6] [--breakdown=true] [--stop-when-saturated=true]
+                           [--commit-intervals=20ms,10ms] [--conversations=1000] [--connections=1024]
+                           [--send-client=raw] [--partitions=6] [--breakdown=true] [--stop-when-saturated=true]
                            [--send=true] [--fetch=true] [--fetch-conversations=200] [--fetch-messages=500] [--fetch-clients=64]
                            [--fetch-warmup-s=8] [--fetch-duration-s=10] [--quiet-wait-s=5] [--dir=PATH]
                            [--config=sequencer.stream-threads=2,...]
@@ -47,6 +48,7 @@ record HttpBenchOptions(
         --rates: offered send rates (requests/s), each run open-loop for warmup-s + duration-s.
         --commit-intervals: one app start per value of sequencer.commit-interval; every rate runs on each.
         --connections: the most requests in flight (so HTTP/1.1 connections) of the send load generator.
+        --send-client: raw (a lean HTTP/1.1 client on one selector thread) or jdk (java.net.http.HttpClient).
         --breakdown: also read the events topic and the Redis announcements to split send latency.
         --stop-when-saturated: skip the higher rates of a configuration once one is not sustained.
         --send=false skips the send phases (for profiling the fetch alone).
@@ -56,7 +58,7 @@ record HttpBenchOptions(
         --config: app settings (README's properties) over the benchmark's, to measure other settings.""";
 
   private static final Set<String> NAMES = Set.of("rates", "warmup-s", "duration-s", "commit-intervals", "conversations",
-      "connections", "partitions", "breakdown", "stop-when-saturated", "send", "fetch", "fetch-conversations", "fetch-messages",
+      "connections", "send-client", "partitions", "breakdown", "stop-when-saturated", "send", "fetch", "fetch-conversations", "fetch-messages",
       "fetch-clients", "fetch-warmup-s", "fetch-duration-s", "quiet-wait-s", "dir", "config");
 
   static HttpBenchOptions parse(String[] args) {
@@ -67,9 +69,10 @@ record HttpBenchOptions(
         (int) number(given, "warmup-s", 5),
         positive(given, "duration-s", 20),
         value(given, "commit-intervals").map(text -> Arrays.stream(text.split(",")).map(String::trim)
-            .map(HttpBenchOptions::duration).toList()).orElse(List.of(Duration.ofMillis(100), Duration.ofMillis(20))),
+            .map(HttpBenchOptions::duration).toList()).orElse(List.of(Duration.ofMillis(20), Duration.ofMillis(10))),
         positive(given, "conversations", 1_000),
         positive(given, "connections", 1_024),
+        value(given, "send-client").orElse("raw"),
         positive(given, "partitions", 6),
         bool(given, "breakdown", true),
         bool(given, "stop-when-saturated", true),
@@ -85,6 +88,9 @@ record HttpBenchOptions(
         settings(value(given, "config").orElse("")));
     if (options.rates.isEmpty() || options.commitIntervals.isEmpty()) {
       throw new IllegalArgumentException("--rates and --commit-intervals need at least one value");
+    }
+    if (!Set.of("raw", "jdk").contains(options.sendClient)) {
+      throw new IllegalArgumentException("--send-client is raw or jdk, got " + options.sendClient);
     }
     if (options.fetchMessages < FetchBenchmark.PAGE) {
       throw new IllegalArgumentException("--fetch-messages must be at least " + FetchBenchmark.PAGE);

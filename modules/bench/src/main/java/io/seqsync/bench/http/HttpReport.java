@@ -220,10 +220,10 @@ final class HttpReport {
 
   private static String optionsLine(HttpBenchOptions o) {
     return String.format(Locale.ROOT, "rates %s/s, %d s measured after %d s warm-up (twice that before the first rate),"
-            + " commit intervals %s, %,d direct conversations, at most %,d requests in flight, %d partitions",
+            + " commit intervals %s, %,d direct conversations, at most %,d requests in flight (%s client), %d partitions",
         o.rates(), o.durationSeconds(), o.warmupSeconds(),
         o.commitIntervals().stream().map(HttpBenchOptions::format).toList(), o.conversations(), o.connections(),
-        o.partitions()) + (o.config().isEmpty() ? "" : ", app settings " + o.config());
+        o.sendClient(), o.partitions()) + (o.config().isEmpty() ? "" : ", app settings " + o.config());
   }
 
   static String ms(long micros) {

@@ -10,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -122,14 +123,34 @@ final class SendLoad {
     }
   }
 
-  private final HttpClient http;
-  private final String base;
+  /** How the load's POSTs reach the server: its status and body, or a failed future. */
+  interface Transport {
+    CompletableFuture<RawHttpClient.Response> post(String path, String authorization, String json);
+  }
+
+  /** The JDK's HttpClient (HTTP/1.1). */
+  static Transport jdk(HttpClient http, int port) {
+    String origin = "http://127.0.0.1:" + port;
+    return (path, authorization, json) -> http.sendAsync(HttpRequest.newBuilder(URI.create(origin + path))
+            .timeout(REQUEST_TIMEOUT)
+            .header("Authorization", authorization)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(json))
+            .build(), HttpResponse.BodyHandlers.ofByteArray())
+        .thenApply(response -> new RawHttpClient.Response(response.statusCode(), response.body()));
+  }
+
+  /** The lean client (one selector thread). */
+  static Transport raw(RawHttpClient client) {
+    return (path, authorization, json) -> client.send(RawHttpClient.post(path, authorization, json));
+  }
+
+  private final Transport transport;
   private final List<Conversation> conversations;
   private final int maxInFlight;
 
-  SendLoad(HttpClient http, int port, List<Conversation> conversations, int maxInFlight) {
-    this.http = http;
-    this.base = "http://127.0.0.1:" + port + "/v1/conversations/";
+  SendLoad(Transport transport, List<Conversation> conversations, int maxInFlight) {
+    this.transport = transport;
     this.conversations = conversations;
     this.maxInFlight = maxInFlight;
   }
@@ -239,38 +260,34 @@ final class SendLoad {
       boolean byA = ((i / conversations.size()) & 1) == 0;
       String body = "{\"clientMsgId\":\"" + phase.clientMsgId(i) + "\",\"type\":\"text\",\"content\":\"message " + i
           + " of " + phase.tag + " " + PADDING + "\"}";
-      HttpRequest request = HttpRequest.newBuilder(URI.create(base + conversation.convId() + "/messages"))
-          .timeout(REQUEST_TIMEOUT)
-          .header("Authorization", "Bearer " + (byA ? conversation.tokenA() : conversation.tokenB()))
-          .header("Content-Type", "application/json")
-          .POST(HttpRequest.BodyPublishers.ofString(body))
-          .build();
+      String authorization = "Bearer " + (byA ? conversation.tokenA() : conversation.tokenB());
       long dueNanos = startNanos + due(i);
-      http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).whenComplete((response, error) -> {
-        long now = System.nanoTime();
-        phase.answeredMs[i] = epochMs(now);
-        phase.latencyMicros[i] = Math.max(1, (now - dueNanos) / 1_000);
-        if (error != null) {
-          exceptions.incrementAndGet();
-          if (firstError == null) {
-            firstError = error.toString();
-          }
-        } else {
-          phase.status[i] = response.statusCode();
-          if (response.statusCode() == 200) {
-            if (now >= windowStart && now < windowEnd) {
-              okInWindow.incrementAndGet();
+      transport.post("/v1/conversations/" + conversation.convId() + "/messages", authorization, body)
+          .whenComplete((response, error) -> {
+            long now = System.nanoTime();
+            phase.answeredMs[i] = epochMs(now);
+            phase.latencyMicros[i] = Math.max(1, (now - dueNanos) / 1_000);
+            if (error != null) {
+              exceptions.incrementAndGet();
+              if (firstError == null) {
+                firstError = error.toString();
+              }
+            } else {
+              phase.status[i] = response.status();
+              if (response.status() == 200) {
+                if (now >= windowStart && now < windowEnd) {
+                  okInWindow.incrementAndGet();
+                }
+                readMessage(i, response.body());
+              } else if (firstError == null && response.status() != 202) {
+                firstError = response.status() + " " + new String(response.body());
+              }
             }
-            readMessage(i, response.body());
-          } else if (firstError == null && response.statusCode() != 202) {
-            firstError = response.statusCode() + " " + new String(response.body());
-          }
-        }
-        inFlight.decrementAndGet();
-        permits.release();
-        done.incrementAndGet();
-        pump();
-      });
+            inFlight.decrementAndGet();
+            permits.release();
+            done.incrementAndGet();
+            pump();
+          });
     }
 
     private void readMessage(int i, byte[] body) {

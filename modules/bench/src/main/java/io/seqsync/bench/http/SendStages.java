@@ -1,6 +1,10 @@
 package io.seqsync.bench.http;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** The stages of a send's latency, from the send tracer's timestamps (see {@link SendTracer}). */
@@ -20,15 +24,18 @@ final class SendStages {
     STAGES.forEach(stage -> stages.put(stage, new Samples()));
     stages.put(TO_ANNOUNCED, new Samples());
     int traced = 0;
+    StringBuilder timeline = new StringBuilder("due epoch ms,latency ms,status,").append(String.join(",", STAGES)).append('\n');
     for (int i = phase.warmupRequests; i < phase.total; i++) {
+      timeline.append(String.format(Locale.ROOT, "%.1f,%.1f,%d", phase.dueMs[i], phase.latencyMicros[i] / 1e3, phase.status[i]));
       SendTracer.Sequenced sequenced = tracer.sequenced(phase.clientMsgId(i));
-      if (sequenced == null) {
-        continue;
-      }
-      Long announced = tracer.announcedAt(sequenced.convId(), sequenced.seq());
+      Long announced = sequenced == null ? null : tracer.announcedAt(sequenced.convId(), sequenced.seq());
       if (announced == null) {
+        timeline.append('\n');
         continue;
       }
+      timeline.append(String.format(Locale.ROOT, ",%.1f,%d,%d,%d,%.1f%n", sequenced.producedAt() - phase.dueMs[i],
+          sequenced.numberedAt() - sequenced.producedAt(), sequenced.visibleAt() - sequenced.numberedAt(),
+          announced - sequenced.visibleAt(), phase.answeredMs[i] - announced));
       traced++;
       stages.get(STAGES.get(0)).add(Math.round(sequenced.producedAt() - phase.dueMs[i]));
       stages.get(STAGES.get(1)).add(sequenced.numberedAt() - sequenced.producedAt());
@@ -39,6 +46,22 @@ final class SendStages {
         stages.get(STAGES.get(4)).add(Math.round(phase.answeredMs[i] - announced));
       }
     }
+    writeTimeline(phase.tag, timeline);
     return traced;
+  }
+
+  // With -Dbench.timeline=DIR: each measured send of a phase as a line of DIR/{tag}.csv (its due
+  // time, latency, status and stages), to line the slow ones up with GC or other events.
+  private static void writeTimeline(String tag, CharSequence lines) {
+    String dir = System.getProperty("bench.timeline");
+    if (dir == null || dir.isBlank()) {
+      return;
+    }
+    try {
+      Files.createDirectories(Path.of(dir));
+      Files.writeString(Path.of(dir, tag + ".csv"), lines);
+    } catch (IOException e) {
+      System.err.println("  (cannot write the timeline: " + e + ")");
+    }
   }
 }
