@@ -26,7 +26,7 @@ import org.eclipse.jetty.util.Fields;
  * passes through to Javalin. The contract is the routes' in API.md, as Javalin served them: the
  * bearer token; for a page the fetch guard (device rate, lanes), membership, the page as
  * {@link FetchedJson} writes it, gzip for a client that accepts it (from 1,500 bytes, as Javalin);
- * for a send the body within {@code http.max-request-bytes}, then {@link MessageEndpoints#send};
+ * for a send the body within {@link IngressSettings#maxRequestBytes}, then {@link MessageEndpoints#send};
  * errors as {@code {"error":{...}}} by {@link ErrorHandling}, every request timed in
  * {@code http.server.requests}. What it saves is Jetty's servlet layer and Javalin's routing and
  * context: a quarter to a third of the ingress's CPU per page (docs/benchmarks.md). Thread-safe; a

@@ -13,9 +13,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs the commit listeners on a thread of their own, batch after batch in commit order and each
  * batch's listeners in the order they were added, so that the projector polls and stores its next
- * batch while Redis is updated for the last one (the listeners took about as long as the store
- * itself, on the projector's thread, before its next poll). The queue is bounded: when the
- * listeners fall {@value #CAPACITY} batches behind, the projector waits for them.
+ * batch while Redis is updated for the last one (on the projector's thread they delayed every
+ * next poll). The queue is bounded: when the listeners fall {@value #CAPACITY} batches behind, the
+ * projector waits for them.
  *
  * <p>Thread-safety: {@link #add} before {@link #start()}; {@link #committed} from one thread (the
  * projector's); {@link #close()} from that thread too, after its last batch.
