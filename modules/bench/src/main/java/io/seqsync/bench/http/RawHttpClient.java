@@ -100,7 +100,11 @@ final class RawHttpClient implements AutoCloseable {
         selector.selectedKeys().clear();
         for (Exchange exchange = submitted.poll(); exchange != null; exchange = submitted.poll()) {
           Connection connection = idle.pollFirst();
-          (connection != null ? connection : new Connection()).start(exchange);
+          try {
+            (connection != null ? connection : new Connection()).start(exchange);
+          } catch (IllegalStateException cannotConnect) {
+            exchange.future.completeExceptionally(cannotConnect);
+          }
         }
         long now = System.nanoTime();
         if (now >= nextSweep) {
