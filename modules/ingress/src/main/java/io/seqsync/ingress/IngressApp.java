@@ -12,6 +12,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.component.LifeCycle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +28,10 @@ import org.slf4j.LoggerFactory;
 public final class IngressApp implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(IngressApp.class);
   private static final int WORKERS = 8;
+  // The listen backlog. The JVM's default, 50, overflowed when many clients connected at once (the
+  // send benchmark growing its pool): each dropped SYN cost its client a 1 s retransmission, sends
+  // answered a second late. The kernel caps it at net.core.somaxconn.
+  private static final int ACCEPT_QUEUE = 1024;
 
   private final IngressSettings settings;
   private final ExecutorService workers;
@@ -66,6 +73,16 @@ public final class IngressApp implements AutoCloseable {
         server.setErrorHandler(new JsonErrorHandler());
         // In front of Javalin, which serves whatever the messages route passes on.
         server.setHandler(messagesRoute);
+        server.addEventListener(new LifeCycle.Listener() {
+          @Override
+          public void lifeCycleStarting(LifeCycle event) {
+            for (Connector connector : server.getConnectors()) {
+              if (connector instanceof ServerConnector serverConnector) {
+                serverConnector.setAcceptQueueSize(ACCEPT_QUEUE);
+              }
+            }
+          }
+        });
       });
       // Jetty caches header values per connection and clears the whole cache when it is full: a
       // connection carrying many users' tokens (a proxy's; the fetch benchmark's) cleared it every
