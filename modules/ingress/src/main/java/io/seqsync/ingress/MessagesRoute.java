@@ -70,15 +70,19 @@ final class MessagesRoute extends Handler.Wrapper {
       return super.handle(request, response, callback);
     }
     Exchange exchange = new Exchange(request, response, callback, System.nanoTime());
-    if (page) {
-      try {
-        exchange.answer(200, page(request, convId), acceptsGzip(request));
-      } catch (Exception failure) {
-        exchange.fail(failure);
-      }
-    } else {
+    if (!page) {
       send(exchange, convId);
+      return true;
     }
+    byte[] body;
+    try {
+      body = page(request, convId);
+    } catch (Exception failure) {
+      exchange.fail(failure);
+      return true;
+    }
+    // Answered outside the try: a failure while writing must not be answered a second time.
+    exchange.answer(200, body, acceptsGzip(request));
     return true;
   }
 
@@ -95,6 +99,8 @@ final class MessagesRoute extends Handler.Wrapper {
     body.whenComplete((bytes, unreadable) -> {
       try {
         Caller caller = authentication.verify(request.getHeaders().get(HttpHeader.AUTHORIZATION), null);
+        // A chunked body that cannot be read has most likely passed the limit; a client that went
+        // away while writing does not read whichever answer it gets.
         if (unreadable != null) {
           throw unreadable instanceof ApiException api ? api : request.getLength() < 0 ? tooLarge()
               : ApiException.badRequest("invalid_body", "the body cannot be read");

@@ -1,5 +1,6 @@
 package io.seqsync.bench.http;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -32,6 +33,7 @@ final class RawHttpClient implements AutoCloseable {
   /** An answer: its status and its (de-chunked) body. */
   record Response(int status, byte[] body) {}
 
+  private static final byte[] CRLF = {'\r', '\n'};
   private static final byte[] HEADER_END = {'\r', '\n', '\r', '\n'};
   private static final long SWEEP_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
@@ -273,10 +275,10 @@ final class RawHttpClient implements AutoCloseable {
     }
 
     private Response dechunk(int status, int from) {
-      java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+      ByteArrayOutputStream body = new ByteArrayOutputStream();
       int at = from;
       while (true) {
-        int lineEnd = indexOf(in, at, length, new byte[] {'\r', '\n'});
+        int lineEnd = indexOf(in, at, length, CRLF);
         if (lineEnd < 0) {
           return null;
         }

@@ -24,18 +24,24 @@ final class SendStages {
     STAGES.forEach(stage -> stages.put(stage, new Samples()));
     stages.put(TO_ANNOUNCED, new Samples());
     int traced = 0;
-    StringBuilder timeline = new StringBuilder("due epoch ms,latency ms,status,").append(String.join(",", STAGES)).append('\n');
+    // Only when asked for (-Dbench.timeline): 100,000 formatted lines a phase are not free.
+    String dir = System.getProperty("bench.timeline", "");
+    StringBuilder timeline = dir.isBlank() ? null
+        : new StringBuilder("due epoch ms,latency ms,status,").append(String.join(",", STAGES)).append('\n');
     for (int i = phase.warmupRequests; i < phase.total; i++) {
-      timeline.append(String.format(Locale.ROOT, "%.1f,%.1f,%d", phase.dueMs[i], phase.latencyMicros[i] / 1e3, phase.status[i]));
       SendTracer.Sequenced sequenced = tracer.sequenced(phase.clientMsgId(i));
       Long announced = sequenced == null ? null : tracer.announcedAt(sequenced.convId(), sequenced.seq());
+      if (timeline != null) {
+        timeline.append(String.format(Locale.ROOT, "%.1f,%.1f,%d", phase.dueMs[i], phase.latencyMicros[i] / 1e3,
+            phase.status[i]));
+        timeline.append(announced == null ? "\n" : String.format(Locale.ROOT, ",%.1f,%d,%d,%d,%.1f%n",
+            sequenced.producedAt() - phase.dueMs[i], sequenced.numberedAt() - sequenced.producedAt(),
+            sequenced.visibleAt() - sequenced.numberedAt(), announced - sequenced.visibleAt(),
+            phase.answeredMs[i] - announced));
+      }
       if (announced == null) {
-        timeline.append('\n');
         continue;
       }
-      timeline.append(String.format(Locale.ROOT, ",%.1f,%d,%d,%d,%.1f%n", sequenced.producedAt() - phase.dueMs[i],
-          sequenced.numberedAt() - sequenced.producedAt(), sequenced.visibleAt() - sequenced.numberedAt(),
-          announced - sequenced.visibleAt(), phase.answeredMs[i] - announced));
       traced++;
       stages.get(STAGES.get(0)).add(Math.round(sequenced.producedAt() - phase.dueMs[i]));
       stages.get(STAGES.get(1)).add(sequenced.numberedAt() - sequenced.producedAt());
@@ -46,17 +52,15 @@ final class SendStages {
         stages.get(STAGES.get(4)).add(Math.round(phase.answeredMs[i] - announced));
       }
     }
-    writeTimeline(phase.tag, timeline);
+    if (timeline != null) {
+      writeTimeline(dir, phase.tag, timeline);
+    }
     return traced;
   }
 
-  // With -Dbench.timeline=DIR: each measured send of a phase as a line of DIR/{tag}.csv (its due
-  // time, latency, status and stages), to line the slow ones up with GC or other events.
-  private static void writeTimeline(String tag, CharSequence lines) {
-    String dir = System.getProperty("bench.timeline");
-    if (dir == null || dir.isBlank()) {
-      return;
-    }
+  // Each measured send of a phase as a line of DIR/{tag}.csv (its due time, latency, status and
+  // stages), to line the slow ones up with GC or other events.
+  private static void writeTimeline(String dir, String tag, CharSequence lines) {
     try {
       Files.createDirectories(Path.of(dir));
       Files.writeString(Path.of(dir, tag + ".csv"), lines);
