@@ -31,6 +31,23 @@ class LocalPostgresTest {
     }
   }
 
+  @Test
+  void commitsWaitForTheWalWhoseNewSegmentsAreNotZeroFilled(@TempDir Path dir) throws SQLException {
+    try (LocalPostgres postgres = LocalPostgres.start(dir, 0);
+        Connection connection = connect(postgres)) {
+      assertThat(setting(connection, "synchronous_commit")).isEqualTo("on");
+      assertThat(setting(connection, "wal_init_zero")).isEqualTo("off");
+    }
+  }
+
+  private static String setting(Connection connection, String name) throws SQLException {
+    try (Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery("SELECT current_setting('" + name + "')")) {
+      rows.next();
+      return rows.getString(1);
+    }
+  }
+
   private static Connection connect(LocalPostgres postgres) throws SQLException {
     return DriverManager.getConnection(postgres.jdbcUrl(), postgres.user(), postgres.password());
   }

@@ -72,7 +72,8 @@ final class ConfigurationRun {
         RawHttpClient rawClient = new RawHttpClient(app.httpPort(), SendLoad.REQUEST_TIMEOUT.toNanos())) {
       startSeconds = (System.nanoTime() - starting) / 1e9;
       System.err.printf("   started in %.1f s; HTTP on port %d%n", startSeconds, app.httpPort());
-      for (String setting : List.of("server_version", "synchronous_commit", "fsync", "shared_buffers", "max_connections")) {
+      for (String setting : List.of("server_version", "synchronous_commit", "fsync", "wal_init_zero", "shared_buffers",
+          "max_connections")) {
         facts.putIfAbsent("pg." + setting, pg.setting(setting));
       }
       facts.putIfAbsent("postgres.pool-size", Integer.toString(config.postgres().poolSize()));

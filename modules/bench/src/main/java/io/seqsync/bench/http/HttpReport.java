@@ -40,11 +40,12 @@ final class HttpReport {
         DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").format(Instant.now().atZone(ZoneOffset.UTC)), seconds,
         Runtime.getRuntime().availableProcessors(), memory(), System.getProperty("java.version"),
         System.getProperty("java.vm.name"), System.getProperty("os.name"), System.getProperty("os.version")));
-    out.append(String.format(Locale.ROOT, "Options: %s. PostgreSQL %s (synchronous_commit=%s, fsync=%s, shared_buffers=%s),"
-            + " app pool postgres.pool-size=%s, http.reply-budget=%s, projector.max-poll-records=%s.%n%n",
+    out.append(String.format(Locale.ROOT, "Options: %s. PostgreSQL %s (synchronous_commit=%s, fsync=%s,"
+            + " wal_init_zero=%s, shared_buffers=%s), app pool postgres.pool-size=%s, http.reply-budget=%s,"
+            + " projector.max-poll-records=%s.%n%n",
         optionsLine(options), facts.get("pg.server_version"), facts.get("pg.synchronous_commit"), facts.get("pg.fsync"),
-        facts.get("pg.shared_buffers"), facts.get("postgres.pool-size"), facts.get("http.reply-budget"),
-        facts.get("projector.max-poll-records")));
+        facts.get("pg.wal_init_zero"), facts.get("pg.shared_buffers"), facts.get("postgres.pool-size"),
+        facts.get("http.reply-budget"), facts.get("projector.max-poll-records")));
   }
 
   private static void sendTable(StringBuilder out, List<Result> configs) {
