@@ -51,21 +51,23 @@ final class HttpReport {
   private static void sendTable(StringBuilder out, List<Result> configs) {
     out.append("Send (open loop; latency from each request's due time to its 200):\n\n");
     out.append("| commit interval | offered/s | 200/s achieved | measured | 200 | 202 | errors | not sent | p50 | p90 | p99 | max"
-        + " | p99 of all answers | max in flight | other processes' CPU |\n");
-    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        + " | p99 per second: median / worst | p99 of all answers | max in flight | other processes' CPU |\n");
+    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (Result config : configs) {
       for (SendRow row : config.rows()) {
         SendLoad.Phase p = row.phase();
         Samples ok = p.okLatencies();
+        Samples perSecond = p.p99PerSecond();
         out.append(String.format(Locale.ROOT,
-            "| %s | %,d | %,.0f | %,d | %,d | %,d | %,d | %,d | %s | %s | %s | %s | %s | %,d | %.2f cores |%n",
+            "| %s | %,d | %,.0f | %,d | %,d | %,d | %,d | %,d | %s | %s | %s | %s | %s / %s | %s | %,d | %.2f cores |%n",
             HttpBenchOptions.format(config.commitInterval()), p.rate, p.okPerSecond(), p.measured(), p.countMeasured(200),
             p.countMeasured(202), errors(p), p.notSent, ms(ok.percentile(50)), ms(ok.percentile(90)),
-            ms(ok.percentile(99)), ms(ok.max()), ms(p.allLatencies().percentile(99)), p.maxInFlight,
+            ms(ok.percentile(99)), ms(ok.max()), ms(perSecond.percentile(50)), ms(perSecond.max()),
+            ms(p.allLatencies().percentile(99)), p.maxInFlight,
             row.cpu() == null ? 0.0 : row.cpu().get("other processes")));
       }
       for (int rate : config.skipped()) {
-        out.append(String.format(Locale.ROOT, "| %s | %,d | not run: the rate before was not sustained | | | | | | | | | | | | |%n",
+        out.append(String.format(Locale.ROOT, "| %s | %,d | not run: the rate before was not sustained | | | | | | | | | | | | | |%n",
             HttpBenchOptions.format(config.commitInterval()), rate));
       }
     }

@@ -9,7 +9,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
@@ -111,6 +113,24 @@ final class SendLoad {
         }
       }
       return samples;
+    }
+
+    /**
+     * The p99 (µs) of the {@code 200}s due in each second of the measured window, one value per
+     * second: its median says how the steady state does, its maximum how the worst episode did,
+     * which one p99 over the window mixes up.
+     */
+    Samples p99PerSecond() {
+      Map<Long, Samples> seconds = new TreeMap<>();
+      double start = dueMs[warmupRequests];
+      for (int i = warmupRequests; i < total; i++) {
+        if (status[i] == 200) {
+          seconds.computeIfAbsent((long) ((dueMs[i] - start) / 1000), second -> new Samples()).add(latencyMicros[i]);
+        }
+      }
+      Samples result = new Samples();
+      seconds.values().forEach(second -> result.add(second.percentile(99)));
+      return result;
     }
 
     double okPerSecond() {
