@@ -122,7 +122,7 @@ final class SendLoad {
      */
     Samples p99PerSecond() {
       Map<Long, Samples> seconds = new TreeMap<>();
-      double start = dueMs[warmupRequests];
+      double start = measured() > 0 ? dueMs[warmupRequests] : 0;
       for (int i = warmupRequests; i < total; i++) {
         if (status[i] == 200) {
           seconds.computeIfAbsent((long) ((dueMs[i] - start) / 1000), second -> new Samples()).add(latencyMicros[i]);
