@@ -75,7 +75,7 @@ public final class SeqsyncApp implements AutoCloseable {
     projector.addCommitListener(new ConversationIndexer(database.jdbi(), index));
     projector.addCommitListener(new PushPublisher(database.jdbi(), redis));
     projector.start();
-    CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands()));
+    CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()));
     ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), stack.redisUri(), LISTENERS_READY));
     PushHub pushes = own(new PushHub().subscribe(redisUri.getHost(), redisUri.getPort()));
     ingress = own(new IngressApp(IngressSettings.from(config), publisher, replies,

@@ -70,12 +70,15 @@ public record SeqsyncConfig(
 
   /**
    * The HTTP ingress. {@code replyBudget}: how long a send waits for its committed seq before
-   * answering 202 (API.md).
+   * answering 202 (API.md). {@code commandLinger}: how long the ingress's producer waits for more
+   * commands to send with one (Kafka's {@code linger.ms}).
    */
-  public record Http(String host, int port, Duration replyBudget) {
+  public record Http(String host, int port, Duration replyBudget, Duration commandLinger) {
     public Http {
       require(port >= 0 && port <= 65535, "http.port must be 0..65535");
       require(!replyBudget.isNegative(), "http.reply-budget must not be negative");
+      require(!commandLinger.isNegative() && commandLinger.compareTo(Duration.ofSeconds(1)) <= 0,
+          "http.command-linger must be 0..1s");
     }
   }
 

@@ -33,14 +33,15 @@ public final class CommandPublisher implements AutoCloseable {
   private volatile long healthCheckedAt;
   private volatile boolean healthy;
 
-  public CommandPublisher(String bootstrapServers, Topic<String, Command> commandsTopic) {
+  /** {@code linger}: how long the producer waits for more commands to send with one (http.command-linger). */
+  public CommandPublisher(String bootstrapServers, Topic<String, Command> commandsTopic, Duration linger) {
     this.topic = commandsTopic;
     this.producer = new KafkaProducer<>(Map.of(
         ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
         ProducerConfig.CLIENT_ID_CONFIG, "seqsync-ingress",
         ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
         ProducerConfig.ACKS_CONFIG, "all",
-        ProducerConfig.LINGER_MS_CONFIG, 1,
+        ProducerConfig.LINGER_MS_CONFIG, Math.toIntExact(linger.toMillis()),
         // Bounded waits: a send never holds a request much longer than this.
         ProducerConfig.MAX_BLOCK_MS_CONFIG, 2_000,
         ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,

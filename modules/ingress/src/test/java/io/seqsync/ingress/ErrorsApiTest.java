@@ -36,7 +36,7 @@ class ErrorsApiTest {
   @BeforeAll
   static void start() {
     postgres = LocalPostgres.start(dir, 0);
-    deadKafka = new CommandPublisher("127.0.0.1:1", Topics.from(ConfigLoader.of(Map.of()).kafka()).commands());
+    deadKafka = new CommandPublisher("127.0.0.1:1", Topics.from(ConfigLoader.of(Map.of()).kafka()).commands(), ConfigLoader.of(Map.of()).http().commandLinger());
   }
 
   @AfterAll

@@ -22,7 +22,7 @@ final class FetchStack implements AutoCloseable {
 
   static FetchStack start(Path dir) {
     return new FetchStack(LocalPostgres.start(dir, 0),
-        new CommandPublisher("127.0.0.1:1", Topics.from(ConfigLoader.of(Map.of()).kafka()).commands()));
+        new CommandPublisher("127.0.0.1:1", Topics.from(ConfigLoader.of(Map.of()).kafka()).commands(), ConfigLoader.of(Map.of()).http().commandLinger()));
   }
 
   /** An ingress with {@code fetchSettings} ({@code fetch.*} properties) on a fresh database. */

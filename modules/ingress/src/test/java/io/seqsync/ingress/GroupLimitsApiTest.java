@@ -33,7 +33,7 @@ class GroupLimitsApiTest {
   @BeforeAll
   static void start() {
     postgres = LocalPostgres.start(dir, 0);
-    deadKafka = new CommandPublisher("127.0.0.1:1", Topics.from(ConfigLoader.of(Map.of()).kafka()).commands());
+    deadKafka = new CommandPublisher("127.0.0.1:1", Topics.from(ConfigLoader.of(Map.of()).kafka()).commands(), ConfigLoader.of(Map.of()).http().commandLinger());
     test = new TestApp(postgres, deadKafka, new ReplyWaiter(), Duration.ofSeconds(1), 1024);
     test.rows.conversation(GROUP);
     test.database.jdbi().useHandle(handle -> {

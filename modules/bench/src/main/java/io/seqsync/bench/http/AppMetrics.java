@@ -16,9 +16,11 @@ import javax.management.ObjectName;
  * The app's own meters, read from outside its code: the Prometheus text of {@code /metrics}
  * (projector batches, HTTP server time per route) and the JMX beans of the Kafka clients that run
  * in this JVM (the ingress's producer, the sequencer's stream thread and its transactional
- * producer). Counters are cumulative: a phase is the difference of two snapshots.
+ * producer) and the embedded broker's requests by type. Counters are cumulative: a phase is the
+ * difference of two snapshots.
  */
 final class AppMetrics {
+  static final String BROKER_REQUESTS = "jmx:broker-requests:";
   static final String SEND_ROUTE = "route=\"/v1/conversations/{convId}/messages\"";
 
   /** Every sample of a scrape by its full name with labels, plus the Kafka client meters under "jmx:...". */
@@ -90,7 +92,23 @@ final class AppMetrics {
             "poll-records-avg", "process-total", "poll-total", "poll-latency-avg", "process-latency-avg"));
     jmx(values, "kafka.consumer:type=consumer-fetch-manager-metrics,client-id=*", "seqsync-projector",
         "projector-consumer", Set.of("fetch-latency-avg", "fetch-total", "records-per-request-avg"));
+    brokerRequests(values);
     return new Snapshot(values);
+  }
+
+  /** The embedded broker's requests by type, cumulative, under "jmx:broker-requests:{type}" (its yammer meters). */
+  private void brokerRequests(Map<String, Double> values) {
+    try {
+      for (ObjectName name : server.queryNames(new ObjectName("kafka.network:type=RequestMetrics,name=RequestsPerSec,*"),
+          null)) {
+        Object count = server.getAttribute(name, "Count");
+        if (count instanceof Number number) {
+          values.merge(BROKER_REQUESTS + name.getKeyProperty("request"), number.doubleValue(), Double::sum);
+        }
+      }
+    } catch (Exception e) {
+      System.err.println("  (cannot read the broker's request meters: " + e + ")");
+    }
   }
 
   private void jmx(Map<String, Double> values, String pattern, String clientContains, String prefix, Set<String> names) {

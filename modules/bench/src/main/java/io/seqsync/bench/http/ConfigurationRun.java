@@ -78,6 +78,7 @@ final class ConfigurationRun {
       }
       facts.putIfAbsent("postgres.pool-size", Integer.toString(config.postgres().poolSize()));
       facts.putIfAbsent("http.reply-budget", HttpBenchOptions.format(config.http().replyBudget()));
+      facts.putIfAbsent("http.command-linger", HttpBenchOptions.format(config.http().commandLinger()));
       facts.putIfAbsent("projector.max-poll-records", Integer.toString(config.projector().maxPollRecords()));
 
       List<SendLoad.Conversation> conversations = new ArrayList<>();

@@ -8,10 +8,12 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.BiFunction;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /** The HTTP benchmark's markdown tables (stdout) and the number formats its progress lines share. */
@@ -42,10 +44,10 @@ final class HttpReport {
         System.getProperty("java.vm.name"), System.getProperty("os.name"), System.getProperty("os.version")));
     out.append(String.format(Locale.ROOT, "Options: %s. PostgreSQL %s (synchronous_commit=%s, fsync=%s,"
             + " wal_init_zero=%s, shared_buffers=%s), app pool postgres.pool-size=%s, http.reply-budget=%s,"
-            + " projector.max-poll-records=%s.%n%n",
+            + " http.command-linger=%s, projector.max-poll-records=%s.%n%n",
         optionsLine(options), facts.get("pg.server_version"), facts.get("pg.synchronous_commit"), facts.get("pg.fsync"),
         facts.get("pg.wal_init_zero"), facts.get("pg.shared_buffers"), facts.get("postgres.pool-size"),
-        facts.get("http.reply-budget"), facts.get("projector.max-poll-records")));
+        facts.get("http.reply-budget"), facts.get("http.command-linger"), facts.get("projector.max-poll-records")));
   }
 
   private static void sendTable(StringBuilder out, List<Result> configs) {
@@ -111,7 +113,32 @@ final class HttpReport {
         + " | commit latency | commitTransaction | time in commit | produce retries/s |\n");
     out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     appendRows(out, configs, HttpReport::sequencerLine);
+    out.append("\nThe embedded broker's requests in the same windows (its request meters; every client of the JVM and"
+        + " the broker's own, such as transaction markers):\n\n");
+    out.append("| commit interval | offered/s | requests/s | per 200 send | the most frequent, per second |\n");
+    out.append("|---|---:|---:|---:|---|\n");
+    appendRows(out, configs, HttpReport::brokerLine);
     out.append('\n');
+  }
+
+  private static String brokerLine(Result config, SendRow row) {
+    Map<String, Double> rates = new HashMap<>();
+    row.after().values().forEach((key, count) -> {
+      // FetchConsumer and FetchFollower are the Fetch requests again, by kind of client.
+      if (key.startsWith(AppMetrics.BROKER_REQUESTS) && !key.endsWith("FetchConsumer") && !key.endsWith("FetchFollower")) {
+        rates.put(key.substring(AppMetrics.BROKER_REQUESTS.length()),
+            (count - row.before().get(key)) / seconds(row));
+      }
+    });
+    double total = rates.values().stream().mapToDouble(Double::doubleValue).sum();
+    String top = rates.entrySet().stream()
+        .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+        .limit(6)
+        .map(entry -> String.format(Locale.ROOT, "%s %,.0f", entry.getKey(), entry.getValue()))
+        .collect(Collectors.joining(", "));
+    double sends = (double) row.phase().okInWindow / row.phase().durationSeconds;
+    return String.format(Locale.ROOT, "| %s | %,d | %,.0f | %s | %s |", HttpBenchOptions.format(config.commitInterval()),
+        row.phase().rate, total, sends == 0 ? "-" : String.format(Locale.ROOT, "%.2f", total / sends), top);
   }
 
   private static void appendRows(StringBuilder out, List<Result> configs, BiFunction<Result, SendRow, String> line) {
