@@ -3,8 +3,6 @@ package io.seqsync.ingress;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.seqsync.config.ConfigLoader;
-import io.seqsync.events.Topics;
 import io.seqsync.localstack.LocalPostgres;
 import java.net.http.HttpRequest;
 import java.nio.file.Path;
@@ -36,7 +34,7 @@ class ErrorsApiTest {
   @BeforeAll
   static void start() {
     postgres = LocalPostgres.start(dir, 0);
-    deadKafka = new CommandPublisher("127.0.0.1:1", Topics.from(ConfigLoader.of(Map.of()).kafka()).commands(), ConfigLoader.of(Map.of()).http().commandLinger());
+    deadKafka = UnreachableKafka.publisher();
   }
 
   @AfterAll

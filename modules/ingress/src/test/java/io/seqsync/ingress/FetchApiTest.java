@@ -3,8 +3,6 @@ package io.seqsync.ingress;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.seqsync.config.ConfigLoader;
-import io.seqsync.events.Topics;
 import io.seqsync.localstack.LocalPostgres;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.MessageQueries;
@@ -45,7 +43,7 @@ class FetchApiTest {
   @BeforeAll
   static void start() {
     postgres = LocalPostgres.start(dir, 0);
-    publisher = new CommandPublisher("127.0.0.1:1", Topics.from(ConfigLoader.of(Map.of()).kafka()).commands(), ConfigLoader.of(Map.of()).http().commandLinger());
+    publisher = UnreachableKafka.publisher();
   }
 
   @AfterAll

@@ -1,7 +1,5 @@
 package io.seqsync.ingress;
 
-import io.seqsync.config.ConfigLoader;
-import io.seqsync.events.Topics;
 import io.seqsync.localstack.LocalPostgres;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,7 +20,7 @@ final class FetchStack implements AutoCloseable {
 
   static FetchStack start(Path dir) {
     return new FetchStack(LocalPostgres.start(dir, 0),
-        new CommandPublisher("127.0.0.1:1", Topics.from(ConfigLoader.of(Map.of()).kafka()).commands(), ConfigLoader.of(Map.of()).http().commandLinger()));
+        UnreachableKafka.publisher());
   }
 
   /** An ingress with {@code fetchSettings} ({@code fetch.*} properties) on a fresh database. */

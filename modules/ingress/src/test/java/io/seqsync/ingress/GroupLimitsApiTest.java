@@ -2,12 +2,9 @@ package io.seqsync.ingress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.seqsync.config.ConfigLoader;
-import io.seqsync.events.Topics;
 import io.seqsync.localstack.LocalPostgres;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterAll;
@@ -33,7 +30,7 @@ class GroupLimitsApiTest {
   @BeforeAll
   static void start() {
     postgres = LocalPostgres.start(dir, 0);
-    deadKafka = new CommandPublisher("127.0.0.1:1", Topics.from(ConfigLoader.of(Map.of()).kafka()).commands(), ConfigLoader.of(Map.of()).http().commandLinger());
+    deadKafka = UnreachableKafka.publisher();
     test = new TestApp(postgres, deadKafka, new ReplyWaiter(), Duration.ofSeconds(1), 1024);
     test.rows.conversation(GROUP);
     test.database.jdbi().useHandle(handle -> {

@@ -87,7 +87,7 @@ class HostileInputTest {
     SeqsyncConfig config = ConfigLoader.of(Map.of("kafka.partitions", "2"));
     Topics topics = Topics.from(config.kafka());
     TopicAdmin.ensure(kafka.bootstrapServers(), topics, (short) 1);
-    publisher = new CommandPublisher(kafka.bootstrapServers(), topics.commands(), ConfigLoader.of(Map.of()).http().commandLinger());
+    publisher = new CommandPublisher(kafka.bootstrapServers(), topics.commands(), config.http().commandLinger());
     waiter = new ReplyWaiter(); // not listening: sends answer 202 once Kafka has them
     commands = new CommandTap(kafka.bootstrapServers(), topics.commands().name());
     test = new TestApp(postgres, publisher, waiter, Duration.ZERO, MAX_CONTENT, Map.of(), URI.create(redis.uri()));

@@ -75,7 +75,7 @@ class SendApiTest {
     SeqsyncConfig config = ConfigLoader.of(Map.of("kafka.partitions", "3"));
     topics = Topics.from(config.kafka());
     TopicAdmin.ensure(kafka.bootstrapServers(), topics, (short) 1);
-    publisher = new CommandPublisher(kafka.bootstrapServers(), topics.commands(), ConfigLoader.of(Map.of()).http().commandLinger());
+    publisher = new CommandPublisher(kafka.bootstrapServers(), topics.commands(), config.http().commandLinger());
     waiter = ReplyWaiter.start(kafka.bootstrapServers(), topics.replies().name(), redis.uri(), Duration.ofSeconds(30));
     URI redisUri = URI.create(redis.uri());
     announcer = new JedisPooled(redisUri.getHost(), redisUri.getPort());

@@ -122,23 +122,23 @@ final class HttpReport {
   }
 
   private static String brokerLine(Result config, SendRow row) {
-    Map<String, Double> rates = new HashMap<>();
+    Map<String, Double> counts = new HashMap<>();
     row.after().values().forEach((key, count) -> {
       // FetchConsumer and FetchFollower are the Fetch requests again, by kind of client.
       if (key.startsWith(AppMetrics.BROKER_REQUESTS) && !key.endsWith("FetchConsumer") && !key.endsWith("FetchFollower")) {
-        rates.put(key.substring(AppMetrics.BROKER_REQUESTS.length()),
-            (count - row.before().get(key)) / seconds(row));
+        counts.put(key.substring(AppMetrics.BROKER_REQUESTS.length()), count - row.before().get(key));
       }
     });
-    double total = rates.values().stream().mapToDouble(Double::doubleValue).sum();
-    String top = rates.entrySet().stream()
+    double total = counts.values().stream().mapToDouble(Double::doubleValue).sum();
+    double seconds = seconds(row);
+    String top = counts.entrySet().stream()
         .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
         .limit(6)
-        .map(entry -> String.format(Locale.ROOT, "%s %,.0f", entry.getKey(), entry.getValue()))
+        .map(entry -> String.format(Locale.ROOT, "%s %,.0f", entry.getKey(), entry.getValue() / seconds))
         .collect(Collectors.joining(", "));
-    double sends = (double) row.phase().okInWindow / row.phase().durationSeconds;
+    int sends = row.phase().okInWindow;
     return String.format(Locale.ROOT, "| %s | %,d | %,.0f | %s | %s |", HttpBenchOptions.format(config.commitInterval()),
-        row.phase().rate, total, sends == 0 ? "-" : String.format(Locale.ROOT, "%.2f", total / sends), top);
+        row.phase().rate, total / seconds, sends == 0 ? "-" : String.format(Locale.ROOT, "%.2f", total / sends), top);
   }
 
   private static void appendRows(StringBuilder out, List<Result> configs, BiFunction<Result, SendRow, String> line) {

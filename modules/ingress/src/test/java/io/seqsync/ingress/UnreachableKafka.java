@@ -1,0 +1,16 @@
+package io.seqsync.ingress;
+
+import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.events.Topics;
+import java.util.Map;
+
+/** A command publisher with the default settings whose broker never answers: every produce fails after its timeout. */
+final class UnreachableKafka {
+  private UnreachableKafka() {}
+
+  static CommandPublisher publisher() {
+    SeqsyncConfig defaults = ConfigLoader.of(Map.of());
+    return new CommandPublisher("127.0.0.1:1", Topics.from(defaults.kafka()).commands(), defaults.http().commandLinger());
+  }
+}
