@@ -2,6 +2,7 @@ package io.seqsync.ingress;
 
 import io.seqsync.store.PushNotice;
 import io.seqsync.store.RedisSubscription;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,7 +37,14 @@ public final class PushHub implements AutoCloseable {
     subscription = new RedisSubscription(redisHost, redisPort, new JedisPubSub() {
       @Override
       public void onMessage(String channel, String message) {
-        deliver(message);
+        List<String> lines;
+        try {
+          lines = PushNotice.lines(message);
+        } catch (RuntimeException e) {
+          log.warn("ignoring a malformed push publication: {}", e.toString());
+          return;
+        }
+        lines.forEach(PushHub.this::deliver);
       }
     }, false, PushNotice.CHANNEL);
     return this;

@@ -42,10 +42,12 @@ public final class PushPublisher implements CommitListener {
   @Override
   public void committed(List<Event> events, ProjectionResult result) {
     List<Set<Long>> recipients = membersAtEachEvent(events, this::committedMembers);
+    List<String> lines = new ArrayList<>();
+    for (int i = 0; i < events.size(); i++) {
+      address(events.get(i), recipients.get(i), lines);
+    }
     try (AbstractPipeline pipeline = redis.pipelined()) {
-      for (int i = 0; i < events.size(); i++) {
-        publish(pipeline, events.get(i), recipients.get(i));
-      }
+      PushNotice.publish(pipeline, lines);
     }
   }
 
@@ -84,30 +86,30 @@ public final class PushPublisher implements CommitListener {
         .bind("conv", convId).mapTo(Long.class).list());
   }
 
-  private static void publish(AbstractPipeline pipeline, Event event, Set<Long> members) {
+  private static void address(Event event, Set<Long> members, List<String> lines) {
     String convId = event.getConvId();
     Object payload = event.getPayload();
     if (payload instanceof MessageAppended appended) {
-      PushNotice.message(StoredMessage.of(appended.getMessage())).publish(pipeline, members);
+      PushNotice.message(StoredMessage.of(appended.getMessage())).address(members, lines);
     } else if (payload instanceof RecallApplied recall) {
       StoredMessage notice = StoredMessage.of(recall.getNotice());
-      PushNotice.message(notice).publish(pipeline, members);
-      PushNotice.recall(notice, recall.getRecalledSeq()).publish(pipeline, members);
+      PushNotice.message(notice).address(members, lines);
+      PushNotice.recall(notice, recall.getRecalledSeq()).address(members, lines);
     } else if (payload instanceof MembershipChanged change) {
       StoredMessage notice = StoredMessage.of(change.getNotice());
       PushNotice membership = PushNotice.membership(notice, change.getAdded(), change.getRemoved());
-      PushNotice.message(notice).publish(pipeline, members);
-      membership.publish(pipeline, members);
-      membership.publish(pipeline, change.getRemoved());
+      PushNotice.message(notice).address(members, lines);
+      membership.address(members, lines);
+      membership.address(change.getRemoved(), lines);
     } else if (payload instanceof ReadAdvanced read) {
       PushNotice.position(PushNotice.Kind.READ, convId, read.getUserId(), read.getDeviceId(), read.getSeq())
-          .publish(pipeline, members);
+          .address(members, lines);
     } else if (payload instanceof CursorAdvanced cursor) {
       PushNotice.position(PushNotice.Kind.CURSOR, convId, cursor.getUserId(), cursor.getDeviceId(), cursor.getSeq())
-          .publish(pipeline, cursor.getUserId());
+          .address(List.of(cursor.getUserId()), lines);
     } else if (payload instanceof DraftUpdated draft) {
       PushNotice.draft(convId, draft.getUserId(), draft.getDeviceId(), draft.getText())
-          .publish(pipeline, draft.getUserId());
+          .address(List.of(draft.getUserId()), lines);
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.seqsync.store;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import redis.clients.jedis.AbstractPipeline;
@@ -59,46 +60,51 @@ public final class ConversationIndex {
       + "end\n";
 
   // KEYS: hash. ARGV: field, value.
-  private static final String MAX_FIELD = MAX_FIELD_FUNCTION + "maxField(KEYS[1], ARGV[1], ARGV[2])\nreturn 0";
+  private static final RedisScript MAX_FIELD = new RedisScript(
+      MAX_FIELD_FUNCTION + "maxField(KEYS[1], ARGV[1], ARGV[2])\nreturn 0");
   // KEYS: conversation hash, countable, countable:sender, recalled. ARGV: seq, kept.
-  private static final String COUNTABLE = COUNTABLE_FUNCTION
-      + "countable(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1], ARGV[2])\nreturn 0";
+  private static final RedisScript COUNTABLE = new RedisScript(COUNTABLE_FUNCTION
+      + "countable(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1], ARGV[2])\nreturn 0");
   // A stored message: the last message; its seq when countable; the sender's read position when read.
   // KEYS: conversation hash, countable, countable:sender, recalled, sender's hash.
   // ARGV: seq, createTime, message, kept, countable (1/0), read (1/0), read field.
-  private static final String MESSAGE = LAST_FUNCTION + COUNTABLE_FUNCTION + MAX_FIELD_FUNCTION
+  private static final RedisScript MESSAGE = new RedisScript(LAST_FUNCTION + COUNTABLE_FUNCTION + MAX_FIELD_FUNCTION
       + "last(KEYS[1], ARGV[1], ARGV[2], ARGV[3])\n"
       + "if ARGV[5] == '1' then countable(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1], ARGV[4]) end\n"
       + "if ARGV[6] == '1' then maxField(KEYS[5], ARGV[7], ARGV[1]) end\n"
-      + "return 0";
+      + "return 0");
   // A draft is stored as "updatedAt|text"; the newest one wins (a tie: the later write).
-  private static final String DRAFT = "local cur = redis.call('HGET', KEYS[1], ARGV[1])\n"
+  private static final RedisScript DRAFT = new RedisScript(
+      "local cur = redis.call('HGET', KEYS[1], ARGV[1])\n"
       + "if (not cur) or tonumber(string.match(cur, '^(%d+)|')) <= tonumber(ARGV[2]) then\n"
       + "  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. '|' .. ARGV[3]) end\n"
-      + "return 0";
+      + "return 0");
   // Marks a countable seq recalled unless it is at or below the floor (it counts no more anyway).
   // KEYS: conversation hash, recalled, recalled:sender. ARGV: seq.
-  private static final String RECALLED = "local floor = tonumber(redis.call('HGET', KEYS[1], '" + FLOOR + "') or '0')\n"
+  private static final RedisScript RECALLED = new RedisScript(
+      "local floor = tonumber(redis.call('HGET', KEYS[1], '" + FLOOR + "') or '0')\n"
       + "if tonumber(ARGV[1]) <= floor then return 0 end\n"
       + "redis.call('ZADD', KEYS[2], ARGV[1], ARGV[1])\n"
       + "redis.call('ZADD', KEYS[3], ARGV[1], ARGV[1])\n"
       + "redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', floor)\n"
-      + "return 0";
+      + "return 0");
   // Raises the floor (a rebuild that loaded only the latest countable seqs) and drops what is below it.
   // KEYS: conversation hash, countable, recalled. ARGV: floor.
-  private static final String RAISE_FLOOR = "local floor = tonumber(redis.call('HGET', KEYS[1], '" + FLOOR + "') or '0')\n"
+  private static final RedisScript RAISE_FLOOR = new RedisScript(
+      "local floor = tonumber(redis.call('HGET', KEYS[1], '" + FLOOR + "') or '0')\n"
       + "if tonumber(ARGV[1]) <= floor then return 0 end\n"
       + "redis.call('HSET', KEYS[1], '" + FLOOR + "', ARGV[1])\n"
       + "redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])\n"
       + "redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[1])\n"
-      + "return 0";
+      + "return 0");
   // Unread for a read position, atomically with the floor: -1 when the position is below it.
   // KEYS: conversation hash, countable, recalled, countable:user, recalled:user. ARGV: read seq.
-  private static final String UNREAD = "local floor = tonumber(redis.call('HGET', KEYS[1], '" + FLOOR + "') or '0')\n"
+  private static final RedisScript UNREAD = new RedisScript(
+      "local floor = tonumber(redis.call('HGET', KEYS[1], '" + FLOOR + "') or '0')\n"
       + "if tonumber(ARGV[1]) < floor then return -1 end\n"
       + "local above = '(' .. ARGV[1]\n"
       + "return (redis.call('ZCOUNT', KEYS[2], above, '+inf') - redis.call('ZCOUNT', KEYS[3], above, '+inf'))\n"
-      + "  - (redis.call('ZCOUNT', KEYS[4], above, '+inf') - redis.call('ZCOUNT', KEYS[5], above, '+inf'))";
+      + "  - (redis.call('ZCOUNT', KEYS[4], above, '+inf') - redis.call('ZCOUNT', KEYS[5], above, '+inf'))");
 
   private final JedisPooled redis;
   private final int keptCountable;
@@ -161,7 +167,7 @@ public final class ConversationIndex {
 
   /** The edits of one batch, sent in one pipeline. */
   public Batch batch() {
-    return new Batch(redis.pipelined(), keptCountable);
+    return new Batch(redis, keptCountable);
   }
 
   int keptCountable() {
@@ -173,7 +179,7 @@ public final class ConversationIndex {
    * messages not recalled), or empty when the read position is below what Redis keeps.
    */
   OptionalLong unread(String convId, long userId, long readSeq) {
-    long unread = (Long) redis.eval(UNREAD, List.of(conversation(convId), countableKey(convId, null),
+    long unread = (Long) UNREAD.run(redis, List.of(conversation(convId), countableKey(convId, null),
         recalledKey(convId, null), countableKey(convId, userId), recalledKey(convId, userId)),
         List.of(Long.toString(readSeq)));
     return unread < 0 ? OptionalLong.empty() : OptionalLong.of(unread);
@@ -186,12 +192,19 @@ public final class ConversationIndex {
 
   /** A pipeline of merges; {@link #close()} sends them. Not thread-safe. */
   public static final class Batch implements AutoCloseable {
+    private final JedisPooled redis;
     private final AbstractPipeline pipeline;
     private final String kept;
+    private final List<RedisScript.Queued> scripts = new ArrayList<>();
 
-    private Batch(AbstractPipeline pipeline, int keptCountable) {
-      this.pipeline = pipeline;
+    private Batch(JedisPooled redis, int keptCountable) {
+      this.redis = redis;
+      this.pipeline = redis.pipelined();
       this.kept = Integer.toString(keptCountable);
+    }
+
+    private void script(RedisScript script, List<String> keys, List<String> args) {
+      scripts.add(script.queue(pipeline, keys, args));
     }
 
     /**
@@ -202,7 +215,7 @@ public final class ConversationIndex {
     public Batch message(StoredMessage message, boolean readBySender) {
       String convId = message.convId();
       boolean countable = ConversationQueries.COUNTABLE_TYPES.contains(message.type());
-      pipeline.eval(MESSAGE, List.of(conversation(convId), countableKey(convId, null),
+      script(MESSAGE, List.of(conversation(convId), countableKey(convId, null),
           countableKey(convId, message.senderId()), recalledKey(convId, null), user(message.senderId())),
           List.of(Long.toString(message.seq()), Long.toString(message.createTime()), RedisMessageCodec.encode(message),
               kept, countable ? "1" : "0", readBySender ? "1" : "0", readField(convId)));
@@ -211,21 +224,21 @@ public final class ConversationIndex {
 
     /** A countable message (recalled or not): it counts for everyone but its sender until recalled. */
     Batch countable(String convId, long seq, long senderId, boolean recalled) {
-      pipeline.eval(COUNTABLE, List.of(conversation(convId), countableKey(convId, null), countableKey(convId, senderId),
+      script(COUNTABLE, List.of(conversation(convId), countableKey(convId, null), countableKey(convId, senderId),
           recalledKey(convId, null)), List.of(Long.toString(seq), kept));
       return recalled ? recall(convId, seq, senderId) : this;
     }
 
     /** A countable message was recalled: it counts no more. */
     public Batch recall(String convId, long seq, long senderId) {
-      pipeline.eval(RECALLED, List.of(conversation(convId), recalledKey(convId, null), recalledKey(convId, senderId)),
+      script(RECALLED, List.of(conversation(convId), recalledKey(convId, null), recalledKey(convId, senderId)),
           List.of(Long.toString(seq)));
       return this;
     }
 
     /** Countable seqs at or below {@code floor} are not kept (a rebuild loaded only the latest). */
     Batch raiseFloor(String convId, long floor) {
-      pipeline.eval(RAISE_FLOOR, List.of(conversation(convId), countableKey(convId, null), recalledKey(convId, null)),
+      script(RAISE_FLOOR, List.of(conversation(convId), countableKey(convId, null), recalledKey(convId, null)),
           List.of(Long.toString(floor)));
       return this;
     }
@@ -262,23 +275,32 @@ public final class ConversationIndex {
     }
 
     public Batch read(long userId, String convId, long seq) {
-      pipeline.eval(MAX_FIELD, List.of(user(userId)), List.of(readField(convId), Long.toString(seq)));
+      script(MAX_FIELD, List.of(user(userId)), List.of(readField(convId), Long.toString(seq)));
       return this;
     }
 
     public Batch cursor(long userId, String deviceId, String convId, long seq) {
-      pipeline.eval(MAX_FIELD, List.of(cursors(userId, deviceId)), List.of(convId, Long.toString(seq)));
+      script(MAX_FIELD, List.of(cursors(userId, deviceId)), List.of(convId, Long.toString(seq)));
       return this;
     }
 
     public Batch draft(long userId, String convId, String text, long updatedAt) {
-      pipeline.eval(DRAFT, List.of(user(userId)), List.of(draftField(convId), Long.toString(updatedAt), text));
+      script(DRAFT, List.of(user(userId)), List.of(draftField(convId), Long.toString(updatedAt), text));
       return this;
     }
 
+    /**
+     * Sends the merges; those whose script Redis did not have (NOSCRIPT: restarted, flushed) go
+     * again with the script's text. Merges commute, so their order against the rest does not matter.
+     */
     @Override
     public void close() {
       pipeline.close();
+      if (scripts.stream().anyMatch(RedisScript.Queued::missing)) {
+        try (AbstractPipeline again = redis.pipelined()) {
+          scripts.forEach(queued -> queued.runIfMissing(again));
+        }
+      }
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.seqsync.store;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
@@ -13,11 +14,18 @@ import redis.clients.jedis.AbstractPipeline;
  * publication per notice, whatever the group's size: a message to 2,000 members is one PUBLISH
  * carrying 2,000 ids, not 2,000 copies of the message. The actor (user and device) lets the
  * receiving side spare the device that caused it. One line, tab-separated: the recipients first,
- * the free text (a message, a draft) last. Immutable.
+ * the free text (a message, a draft) last. A projector batch's lines go out together, as few
+ * publications as fit {@link #PUBLICATION_CHARS}, each line framed by its length (see
+ * {@link #publish(AbstractPipeline, List)}). Immutable.
  */
 public record PushNotice(Kind kind, String convId, long userId, String deviceId, long seq, List<Long> added,
     List<Long> removed, StoredMessage message, String text) {
   public static final String CHANNEL = "seqsync:push";
+  /**
+   * Most characters of lines in one publication (a single line may pass it): small against Redis's
+   * output buffer limit for a subscriber (8 MB for a minute by default).
+   */
+  static final int PUBLICATION_CHARS = 64 * 1024;
 
   public enum Kind { MESSAGE, READ, CURSOR, DRAFT, RECALL, MEMBERSHIP }
 
@@ -44,16 +52,55 @@ public record PushNotice(Kind kind, String convId, long userId, String deviceId,
         added, removed, notice, null);
   }
 
-  /** Queues the publication of this notice to {@code recipient}. */
-  public void publish(AbstractPipeline pipeline, long recipient) {
-    publish(pipeline, List.of(recipient));
+  /** Adds this notice to {@code recipients} to {@code lines}, as one line (no recipients: nothing). */
+  public void address(Collection<Long> recipients, List<String> lines) {
+    if (!recipients.isEmpty()) {
+      lines.add(ids(recipients) + "\t" + encode());
+    }
   }
 
-  /** Queues one publication of this notice to all of {@code recipients} (none: nothing). */
-  public void publish(AbstractPipeline pipeline, Collection<Long> recipients) {
-    if (!recipients.isEmpty()) {
-      pipeline.publish(CHANNEL, ids(recipients) + "\t" + encode());
+  /**
+   * Queues the publication of addressed lines, in their order, in as few publications as fit
+   * {@link #PUBLICATION_CHARS}: one PUBLISH per batch rather than per notice. Each line is framed
+   * as its length in chars, a colon and the line, since a line may hold newlines (a message's text).
+   */
+  public static void publish(AbstractPipeline pipeline, List<String> lines) {
+    publications(lines).forEach(publication -> pipeline.publish(CHANNEL, publication));
+  }
+
+  static List<String> publications(List<String> lines) {
+    List<String> publications = new ArrayList<>();
+    StringBuilder publication = new StringBuilder();
+    for (String line : lines) {
+      if (publication.length() > 0 && publication.length() + line.length() > PUBLICATION_CHARS) {
+        publications.add(publication.toString());
+        publication.setLength(0);
+      }
+      publication.append(line.length()).append(':').append(line);
     }
+    if (publication.length() > 0) {
+      publications.add(publication.toString());
+    }
+    return publications;
+  }
+
+  /** The addressed lines of one publication. */
+  public static List<String> lines(String publication) {
+    List<String> lines = new ArrayList<>();
+    int at = 0;
+    while (at < publication.length()) {
+      int colon = publication.indexOf(':', at);
+      if (colon < 0) {
+        throw new IllegalArgumentException("not a push publication: no length at " + at);
+      }
+      int end = colon + 1 + Integer.parseInt(publication, at, colon, 10);
+      if (end > publication.length()) {
+        throw new IllegalArgumentException("not a push publication: a line runs past its end");
+      }
+      lines.add(publication.substring(colon + 1, end));
+      at = end;
+    }
+    return lines;
   }
 
   /** The recipient users of a published line. */

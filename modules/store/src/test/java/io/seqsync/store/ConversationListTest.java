@@ -83,6 +83,22 @@ class ConversationListTest {
     assertThat(redis.zcard(ConversationIndex.countableKey(CONV, null))).isEqualTo(KEPT);
   }
 
+  @Test
+  void scriptsRedisNoLongerHasRunFromTheirText() {
+    String convId = "d:3:4";
+    StoredMessage message = new StoredMessage(500, convId, 1, 3, "phone", "c1", "text", "x", 5_000L, false);
+    redis.scriptFlush(); // as after a Redis restart: EVALSHA answers NOSCRIPT
+    try (ConversationIndex.Batch batch = index.batch()) {
+      batch.message(message, true).read(4, convId, 0);
+    }
+    assertThat(redis.hget(ConversationIndex.conversation(convId), ConversationIndex.LATEST_SEQ)).isEqualTo("1");
+    assertThat(redis.hget(ConversationIndex.user(3), ConversationIndex.readField(convId))).isEqualTo("1");
+    assertThat(redis.hget(ConversationIndex.user(4), ConversationIndex.readField(convId))).isEqualTo("0");
+    redis.scriptFlush();
+    assertThat(index.unread(convId, 4, 0)).hasValue(1);
+    assertThat(index.unread(convId, 3, 0)).as("their own message").hasValue(0);
+  }
+
   // Read positions only move forward, so walk them upwards; a flush starts them over.
   private static void assertEveryReadPositionMatchesPostgres() {
     for (long read = 0; read <= MESSAGES; read++) {

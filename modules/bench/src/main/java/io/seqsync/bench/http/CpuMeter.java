@@ -105,7 +105,8 @@ final class CpuMeter {
     if (name.startsWith("bench-tracer")) {
       return "tracer";
     }
-    if (name.startsWith("bench-") || name.startsWith("HttpClient-")) {
+    // The benchmark's main thread runs the send schedule.
+    if (name.startsWith("bench-") || name.startsWith("HttpClient-") || name.equals("main")) {
       return "load generator";
     }
     if (name.contains("seqsync-sequencer")) {
@@ -115,8 +116,9 @@ final class CpuMeter {
       return "projector";
     }
     if (name.startsWith("qtp") || name.startsWith("JettyServerThreadPool") || name.startsWith("ingress-")
-        || name.contains("seqsync-ingress") || name.startsWith("announcements-subscriber") || name.contains("seqsync-pg")
-        || name.startsWith("Javalin") || name.startsWith("HikariPool")) {
+        || name.contains("seqsync-ingress") || name.contains("seqsync-pg")
+        || name.startsWith("Javalin") || name.startsWith("HikariPool") || name.startsWith("redis-subscriber-")
+        || name.startsWith("push-writer")) {
       return "ingress";
     }
     return "Kafka broker";

@@ -35,6 +35,7 @@ import java.util.concurrent.locks.LockSupport;
 final class SendLoad {
   static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
   private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(15);
+  private static final long MIN_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
   private static final String PADDING = "x".repeat(100);
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -238,10 +239,11 @@ final class SendLoad {
       for (int i = 0; i < phase.total; i++) {
         long due = startNanos + due(i);
         long wait = due - System.nanoTime();
-        // No spinning (it would take a core from the server): a late wake-up sends the due
-        // requests at once, and the lateness counts in their latency.
+        // No spinning (it would take a core from the server), and at most a wake-up a millisecond
+        // (each wakes the client's selector too): the sends due meanwhile go out together, late,
+        // and the lateness counts in their latency.
         while (wait > 0) {
-          LockSupport.parkNanos(wait);
+          LockSupport.parkNanos(Math.max(wait, MIN_PARK_NANOS));
           wait = due - System.nanoTime();
         }
         if (i == phase.warmupRequests) {

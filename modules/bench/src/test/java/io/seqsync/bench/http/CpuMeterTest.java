@@ -1,0 +1,22 @@
+package io.seqsync.bench.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** Threads are counted to the component that runs them, the broker being what is left. */
+class CpuMeterTest {
+  @Test
+  void threadsGoToTheirComponent() {
+    assertThat(CpuMeter.group("main")).as("the send schedule").isEqualTo("load generator");
+    assertThat(CpuMeter.group("bench-http-client")).isEqualTo("load generator");
+    assertThat(CpuMeter.group("bench-tracer-events")).isEqualTo("tracer");
+    assertThat(CpuMeter.group("redis-subscriber-seqsync:stored")).isEqualTo("ingress");
+    assertThat(CpuMeter.group("redis-subscriber-seqsync:push")).isEqualTo("ingress");
+    assertThat(CpuMeter.group("JettyServerThreadPool-41")).isEqualTo("ingress");
+    assertThat(CpuMeter.group("kafka-producer-network-thread | seqsync-ingress")).isEqualTo("ingress");
+    assertThat(CpuMeter.group("seqsync-projector-listeners")).isEqualTo("projector");
+    assertThat(CpuMeter.group("seqsync-sequencer-0b1-StreamThread-1")).isEqualTo("sequencer");
+    assertThat(CpuMeter.group("data-plane-kafka-request-handler-0")).isEqualTo("Kafka broker");
+  }
+}
