@@ -11,8 +11,8 @@ import redis.clients.jedis.AbstractPipeline;
  * What a connected device is told once PostgreSQL has committed it (R1, R19, R21): published by
  * the projector once on the Redis channel {@code seqsync:push} together with its recipient users,
  * so that whichever app instance holds a recipient's sockets renders and sends the frames. One
- * publication per notice, whatever the group's size: a message to 2,000 members is one PUBLISH
- * carrying 2,000 ids, not 2,000 copies of the message. The actor (user and device) lets the
+ * line per notice, whatever the group's size: a message to 2,000 members is one line carrying
+ * 2,000 ids, not 2,000 copies of the message. The actor (user and device) lets the
  * receiving side spare the device that caused it. One line, tab-separated: the recipients first,
  * the free text (a message, a draft) last. A projector batch's lines go out together, as few
  * publications as fit {@link #PUBLICATION_CHARS}, each line framed by its length (see
