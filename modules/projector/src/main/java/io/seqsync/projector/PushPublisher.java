@@ -24,11 +24,12 @@ import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.JedisPooled;
 
 /**
- * Pushes what a batch committed to the devices concerned (R1, R19, R21), one Redis publication
- * per notice naming its recipient users (see {@link PushNotice}): messages, recalls and membership changes to every member, read
- * positions to every member (receipts, and the reader's other devices), cursors and drafts to the
- * user's own devices. Runs after the commit, and after the index listener, so a device told of
- * a message can fetch it and list it. One pipeline per batch keeps the frames in event order.
+ * Pushes what a batch committed to the devices concerned (R1, R19, R21), one line per notice
+ * naming its recipient users, the batch's lines in one Redis publication (see {@link PushNotice}):
+ * messages, recalls and membership changes to every member, read positions to every member
+ * (receipts, and the reader's other devices), cursors and drafts to the user's own devices. Runs
+ * after the commit, and after the index listener, so a device told of a message can fetch it and
+ * list it. The lines keep the batch's event order.
  */
 public final class PushPublisher implements CommitListener {
   private final Jdbi jdbi;
