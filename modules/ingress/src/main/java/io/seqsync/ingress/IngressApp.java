@@ -12,9 +12,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.util.component.LifeCycle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +31,10 @@ public final class IngressApp implements AutoCloseable {
   // send benchmark growing its pool): each dropped SYN cost its client a 1 s retransmission, sends
   // answered a second late. The kernel caps it at net.core.somaxconn.
   private static final int ACCEPT_QUEUE = 1024;
+  // Selector threads, each reading and parsing its connections' requests (and submitting the sends
+  // of direct conversations, see MessagesRoute): two, so that reading requests is never down to
+  // one thread. Jetty's default is half the cores, at least one and at most four.
+  private static final int SELECTORS = Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors() / 2));
 
   private final IngressSettings settings;
   private final ExecutorService workers;
@@ -58,7 +61,7 @@ public final class IngressApp implements AutoCloseable {
     HttpMetrics metrics = new HttpMetrics(registry);
     FetchGuard fetchGuard = new FetchGuard(settings.fetch(), registry);
     MessagesRoute messagesRoute = new MessagesRoute(authentication, access, fetchGuard,
-        new FetchService(messages, conversations), conversation, Math.toIntExact(settings.maxRequestBytes()), metrics);
+        new FetchService(messages, conversations), conversation, publisher, Math.toIntExact(settings.maxRequestBytes()), metrics);
     registry.gauge("seqsync.ingress.pending.replies", replies, ReplyWaiter::pendingCount);
     registry.gauge("seqsync.push.connections", pushes, PushHub::connectionCount);
     FunctionCounter.builder("seqsync.push.dropped", pushes, PushHub::droppedCount)
@@ -73,16 +76,13 @@ public final class IngressApp implements AutoCloseable {
         server.setErrorHandler(new JsonErrorHandler());
         // In front of Javalin, which serves whatever the messages route passes on.
         server.setHandler(messagesRoute);
-        server.addEventListener(new LifeCycle.Listener() {
-          @Override
-          public void lifeCycleStarting(LifeCycle event) {
-            for (Connector connector : server.getConnectors()) {
-              if (connector instanceof ServerConnector serverConnector) {
-                serverConnector.setAcceptQueueSize(ACCEPT_QUEUE);
-              }
-            }
-          }
-        });
+      });
+      config.jetty.addConnector((server, http) -> {
+        ServerConnector connector = new ServerConnector(server, -1, SELECTORS, new HttpConnectionFactory(http));
+        connector.setHost(settings.host());
+        connector.setPort(settings.port());
+        connector.setAcceptQueueSize(ACCEPT_QUEUE);
+        return connector;
       });
       // Jetty caches header values per connection and clears the whole cache when it is full: a
       // connection carrying many users' tokens (a proxy's; the fetch benchmark's) cleared it every
@@ -111,7 +111,7 @@ public final class IngressApp implements AutoCloseable {
 
   /** Binds {@code http.host}:{@code http.port} (port 0: any free one) and serves. */
   public IngressApp start() {
-    javalin.start(settings.host(), settings.port());
+    javalin.start();
     log.info("HTTP ingress listening on {}:{}", settings.host(), port());
     return this;
   }

@@ -10,9 +10,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 import java.util.zip.GZIPOutputStream;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -29,9 +31,14 @@ import org.eclipse.jetty.util.Fields;
  * for a send the body within {@link IngressSettings#maxRequestBytes}, then {@link MessageEndpoints#send};
  * errors as {@code {"error":{...}}} by {@link ErrorHandling}, every request timed in
  * {@code http.server.requests}. What it saves is Jetty's servlet layer and Javalin's routing and
- * context: a quarter to a third of the ingress's CPU per page (docs/benchmarks.md). Thread-safe; a
- * page is made on the Jetty thread that received it, a send answered on the thread that completes
- * it (its reply's).
+ * context: a quarter to a third of the ingress's CPU per page (docs/benchmarks.md).
+ *
+ * <p>Threads: the handler is {@code NON_BLOCKING}, so Jetty calls it on the selector thread that
+ * read the request. A send to a direct conversation whose body has arrived is submitted right there
+ * while the publisher cannot block ({@link CommandPublisher#publishesWithoutBlocking}): it needs no
+ * database (the id names both members) and saves handing the request to a pool thread and waking
+ * it. Everything else, which may block (pages, group sends, every other route), is handed to
+ * Jetty's pool. A send is answered on the thread that completes it (its reply's). Thread-safe.
  */
 final class MessagesRoute extends Handler.Wrapper {
   static final String TEMPLATE = "/v1/conversations/{convId}/messages";
@@ -45,33 +52,63 @@ final class MessagesRoute extends Handler.Wrapper {
   private final FetchGuard guard;
   private final FetchService fetches;
   private final MessageEndpoints sends;
+  private final CommandPublisher publisher;
   private final int maxRequestBytes;
   private final HttpMetrics metrics;
 
   MessagesRoute(Authentication authentication, AccessControl access, FetchGuard guard, FetchService fetches,
-      MessageEndpoints sends, int maxRequestBytes, HttpMetrics metrics) {
+      MessageEndpoints sends, CommandPublisher publisher, int maxRequestBytes, HttpMetrics metrics) {
     this.authentication = authentication;
     this.access = access;
     this.guard = guard;
     this.fetches = fetches;
     this.sends = sends;
+    this.publisher = publisher;
     this.maxRequestBytes = maxRequestBytes;
     this.metrics = metrics;
   }
 
   @Override
-  public boolean handle(Request request, Response response, Callback callback) throws Exception {
-    String path = Request.getPathInContext(request);
+  public InvocationType getInvocationType() {
+    return InvocationType.NON_BLOCKING;
+  }
+
+  /** On the selector thread: a direct send is submitted here, everything else goes to the pool. */
+  @Override
+  public boolean handle(Request request, Response response, Callback callback) {
+    if (HttpMethod.POST.is(request.getMethod())) {
+      String convId = convIdOf(Request.getPathInContext(request));
+      if (convId != null && isDirect(convId) && publisher.publishesWithoutBlocking()) {
+        send(new Exchange(request, response, callback, System.nanoTime()), convId, true);
+        return true;
+      }
+    }
+    request.getComponents().getThreadPool().execute(() -> handleBlocking(request, response, callback));
+    return true;
+  }
+
+  /** On a pool thread: a page, a send that may wait, or whatever Javalin serves (404 when nothing does). */
+  private void handleBlocking(Request request, Response response, Callback callback) {
+    try {
+      if (!handleMessages(request, response, callback) && !super.handle(request, response, callback)) {
+        Response.writeError(request, response, callback, HttpStatus.NOT_FOUND_404);
+      }
+    } catch (Throwable failure) {
+      Response.writeError(request, response, callback, failure);
+    }
+  }
+
+  private boolean handleMessages(Request request, Response response, Callback callback) {
     String method = request.getMethod();
     // HEAD too, as Javalin answers it for a GET route (Jetty sends the headers only).
     boolean page = HttpMethod.GET.is(method) || HttpMethod.HEAD.is(method);
-    String convId = page || HttpMethod.POST.is(method) ? convIdOf(path) : null;
+    String convId = page || HttpMethod.POST.is(method) ? convIdOf(Request.getPathInContext(request)) : null;
     if (convId == null) {
-      return super.handle(request, response, callback);
+      return false;
     }
     Exchange exchange = new Exchange(request, response, callback, System.nanoTime());
     if (!page) {
-      send(exchange, convId);
+      send(exchange, convId, false);
       return true;
     }
     byte[] body;
@@ -89,14 +126,15 @@ final class MessagesRoute extends Handler.Wrapper {
   /**
    * Reads the body (within the size limit, before any answer, so that the client is never cut off
    * while writing it), checks the token first (as Javalin's before-handler did), then sends;
-   * answered when the send completes.
+   * answered when the send completes. On the selector thread only a body that has arrived is sent
+   * from there: one still on its way is sent from the pool when it has.
    */
-  private void send(Exchange exchange, String convId) {
+  private void send(Exchange exchange, String convId, boolean onSelector) {
     Request request = exchange.request;
     CompletableFuture<byte[]> body = request.getLength() > maxRequestBytes
         ? CompletableFuture.failedFuture(tooLarge())
         : Content.Source.asByteArrayAsync(request, maxRequestBytes);
-    body.whenComplete((bytes, unreadable) -> {
+    BiConsumer<byte[], Throwable> submit = (bytes, unreadable) -> {
       try {
         Caller caller = authentication.verify(request.getHeaders().get(HttpHeader.AUTHORIZATION), null);
         // A chunked body that cannot be read has most likely passed the limit; a client that went
@@ -115,7 +153,16 @@ final class MessagesRoute extends Handler.Wrapper {
       } catch (RuntimeException failure) {
         exchange.fail(failure);
       }
-    });
+    };
+    if (onSelector && !body.isDone()) {
+      body.whenCompleteAsync(submit, request.getComponents().getThreadPool());
+    } else {
+      body.whenComplete(submit);
+    }
+  }
+
+  private static boolean isDirect(String convId) {
+    return ConvId.parse(convId).map(id -> id.kind() == ConvId.Kind.DIRECT).orElse(false);
   }
 
   private ApiException tooLarge() {

@@ -9,6 +9,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -226,6 +229,23 @@ class ErrorsApiTest {
     Http.Response response = test.http.post(SEND, phone, "{\"clientMsgId\":\"a\",\"type\":\"text\",\"content\":\"x\"}");
     assertThat(response.status()).isEqualTo(503);
     assertThat(response.errorCode()).isEqualTo("kafka_unavailable");
+  }
+
+  @Test
+  void sendsWaitingForKafkaHoldUpNoOtherRequest() throws Exception {
+    // Were these sends made on Jetty's selector threads, each would hold its thread for max.block.ms
+    // (2 s) and every connection of that selector with it.
+    assertThat(deadKafka.publishesWithoutBlocking()).isFalse();
+    List<CompletableFuture<Http.Response>> sends = IntStream.range(0, 8)
+        .mapToObj(i -> test.http.postAsync(SEND, phone, "{\"clientMsgId\":\"w" + i + "\",\"type\":\"text\",\"content\":\"x\"}"))
+        .toList();
+    Thread.sleep(300);
+    long began = System.nanoTime();
+    assertThat(test.http.get("/metrics", null).status()).isEqualTo(200);
+    assertThat(Duration.ofNanos(System.nanoTime() - began)).isLessThan(Duration.ofSeconds(1));
+    for (CompletableFuture<Http.Response> send : sends) {
+      assertThat(send.get(30, TimeUnit.SECONDS).status()).isEqualTo(503);
+    }
   }
 
   @Test

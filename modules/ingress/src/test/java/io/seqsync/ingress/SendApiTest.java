@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.events.Commands;
 import io.seqsync.events.EventSerdes;
 import io.seqsync.events.TopicAdmin;
 import io.seqsync.events.Topics;
@@ -105,6 +106,19 @@ class SendApiTest {
   @AfterEach
   void close() {
     test.close();
+  }
+
+  @Test
+  void publishingCannotWaitOnceKafkaHasAcknowledgedACommand() throws Exception {
+    CommandPublisher fresh = new CommandPublisher(kafka.bootstrapServers(), topics.commands(), Duration.ofMillis(5));
+    try {
+      // Nothing acknowledged yet: the first publish may wait for the topic's metadata.
+      assertThat(fresh.publishesWithoutBlocking()).isFalse();
+      fresh.publish(new Commands(1, "phone").sendText(CONV, unique(), "x")).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+      assertThat(fresh.publishesWithoutBlocking()).isTrue();
+    } finally {
+      fresh.close();
+    }
   }
 
   @Test
