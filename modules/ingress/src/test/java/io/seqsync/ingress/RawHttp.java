@@ -28,15 +28,21 @@ final class RawHttp {
   }
 
   Http.Response send(String method, String target, String token, String body) {
-    return send(method, target, token, body, false);
+    return send(method, target, token, body, false, 0);
   }
 
   /** The body in chunks of 64 KiB, with no Content-Length: its size is known only once read. */
   Http.Response sendChunked(String method, String target, String token, String body) {
-    return send(method, target, token, body, true);
+    return send(method, target, token, body, true, 0);
   }
 
-  private Http.Response send(String method, String target, String token, String body, boolean chunked) {
+  /** The head and the first half of the body, then after {@code pauseMillis} the rest. */
+  Http.Response sendSlowly(String method, String target, String token, String body, long pauseMillis) {
+    return send(method, target, token, body, false, pauseMillis);
+  }
+
+  private Http.Response send(String method, String target, String token, String body, boolean chunked,
+      long pauseMillis) {
     byte[] content = body.getBytes(StandardCharsets.UTF_8);
     StringBuilder head = new StringBuilder(method).append(' ').append(target).append(" HTTP/1.1\r\n")
         .append("Host: 127.0.0.1:").append(port).append("\r\nConnection: close\r\n")
@@ -51,6 +57,11 @@ final class RawHttp {
       out.write(head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1));
       if (chunked) {
         writeChunks(out, content);
+      } else if (pauseMillis > 0) {
+        out.write(content, 0, content.length / 2);
+        out.flush();
+        Thread.sleep(pauseMillis);
+        out.write(content, content.length / 2, content.length - content.length / 2);
       } else {
         out.write(content);
       }
@@ -58,6 +69,9 @@ final class RawHttp {
       return read(new DataInputStream(socket.getInputStream()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while writing a request", e);
     }
   }
 

@@ -114,11 +114,35 @@ class SendApiTest {
     try {
       // Nothing acknowledged yet: the first publish may wait for the topic's metadata.
       assertThat(fresh.publishesWithoutBlocking()).isFalse();
-      fresh.publish(new Commands(1, "phone").sendText(CONV, unique(), "x")).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+      String clientMsgId = unique();
+      fresh.publish(throwaway(clientMsgId)).get(WAIT.toSeconds(), TimeUnit.SECONDS);
       assertThat(fresh.publishesWithoutBlocking()).isTrue();
+      commands.next(sendOf(clientMsgId), WAIT);
     } finally {
       fresh.close();
     }
+  }
+
+  @Test
+  void aSendWhoseBodyArrivesLateIsSentOnceItHas() throws Exception {
+    // Kafka has answered, so a direct send is submitted on the selector thread that read its head;
+    // this body is not there yet then, and the send goes on from the pool once it has arrived.
+    String first = unique();
+    publisher.publish(throwaway(first)).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    assertThat(publisher.publishesWithoutBlocking()).isTrue();
+    commands.next(sendOf(first), WAIT);
+    String clientMsgId = unique();
+    RawHttp raw = new RawHttp(test.app.port());
+    CompletableFuture<Http.Response> answer = CompletableFuture.supplyAsync(
+        () -> raw.sendSlowly("POST", SEND, phone, send(clientMsgId, "text", "late body"), 300));
+
+    Command command = commands.next(sendOf(clientMsgId), WAIT).value();
+    assertThat(((SendMessage) command.getPayload()).getContent()).isEqualTo("late body");
+    Announcements.publish(announcer, List.of(Outcome.appended(command.getCommandId(), CONV, 51, 5151, 1_764_410_000_000L)));
+    Http.Response response = answer.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    assertThat(response.status()).as(response.body()).isEqualTo(200);
+    assertThat(response.json().get("message").get("seq").asLong()).isEqualTo(51);
+    assertThat(response.json().get("message").get("content").asText()).isEqualTo("late body");
   }
 
   @Test
@@ -367,6 +391,11 @@ class SendApiTest {
   private void duplicate(Command command, long msgId, long seq) throws Exception {
     replies.send(new ProducerRecord<>(topics.replies().name(), command.getConvId(),
         new DuplicateCommand(command.getCommandId(), command.getConvId(), msgId, seq))).get();
+  }
+
+  /** A command of user 2, which no other test waits for (they take user 1's next command); read it off the tap. */
+  private static Command throwaway(String clientMsgId) {
+    return new Commands(2, "tablet").sendText(CONV, clientMsgId, "x");
   }
 
   private static String send(String clientMsgId, String type, String content) {
