@@ -46,6 +46,7 @@ final class MessagesRoute extends Handler.Wrapper {
   private static final String SUFFIX = "/messages";
   private static final String JSON = "application/json";
   private static final int GZIP_FROM_BYTES = 1500;
+  private static final long DROPPED_BODY_BYTES = 16L * 1024 * 1024;
 
   private final Authentication authentication;
   private final AccessControl access;
@@ -73,54 +74,54 @@ final class MessagesRoute extends Handler.Wrapper {
     return InvocationType.NON_BLOCKING;
   }
 
-  /** On the selector thread: a direct send is submitted here, everything else goes to the pool. */
+  /**
+   * On the selector thread: a direct send is submitted here, everything else goes to the pool. A
+   * request of this route is timed from here, its wait for a pool thread included.
+   */
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
-    if (HttpMethod.POST.is(request.getMethod())) {
-      String convId = convIdOf(Request.getPathInContext(request));
-      if (convId != null && isDirect(convId) && publisher.publishesWithoutBlocking()) {
-        send(new Exchange(request, response, callback, System.nanoTime()), convId, true);
-        return true;
-      }
-    }
-    request.getComponents().getThreadPool().execute(() -> handleBlocking(request, response, callback));
-    return true;
-  }
-
-  /** On a pool thread: a page, a send that may wait, or whatever Javalin serves (404 when nothing does). */
-  private void handleBlocking(Request request, Response response, Callback callback) {
-    try {
-      if (!handleMessages(request, response, callback) && !super.handle(request, response, callback)) {
-        Response.writeError(request, response, callback, HttpStatus.NOT_FOUND_404);
-      }
-    } catch (Throwable failure) {
-      Response.writeError(request, response, callback, failure);
-    }
-  }
-
-  private boolean handleMessages(Request request, Response response, Callback callback) {
     String method = request.getMethod();
     // HEAD too, as Javalin answers it for a GET route (Jetty sends the headers only).
     boolean page = HttpMethod.GET.is(method) || HttpMethod.HEAD.is(method);
     String convId = page || HttpMethod.POST.is(method) ? convIdOf(Request.getPathInContext(request)) : null;
-    if (convId == null) {
-      return false;
-    }
-    Exchange exchange = new Exchange(request, response, callback, System.nanoTime());
-    if (!page) {
-      send(exchange, convId, false);
+    Exchange exchange = convId == null ? null : new Exchange(request, response, callback, System.nanoTime());
+    if (exchange != null && !page && isDirect(convId) && publisher.publishesWithoutBlocking()) {
+      send(exchange, convId, true);
       return true;
     }
+    request.getComponents().getThreadPool().execute(() -> {
+      try {
+        if (exchange == null) {
+          passOn(request, response, callback);
+        } else if (page) {
+          servePage(exchange, convId);
+        } else {
+          send(exchange, convId, false);
+        }
+      } catch (Throwable failure) { // as Jetty answers a handler that throws
+        Response.writeError(request, response, callback, failure);
+      }
+    });
+    return true;
+  }
+
+  /** Whatever Javalin serves; a 404 when nothing does. */
+  private void passOn(Request request, Response response, Callback callback) throws Exception {
+    if (!super.handle(request, response, callback)) {
+      Response.writeError(request, response, callback, HttpStatus.NOT_FOUND_404);
+    }
+  }
+
+  private void servePage(Exchange exchange, String convId) {
     byte[] body;
     try {
-      body = page(request, convId);
+      body = page(exchange.request, convId);
     } catch (Exception failure) {
       exchange.fail(failure);
-      return true;
+      return;
     }
     // Answered outside the try: a failure while writing must not be answered a second time.
-    exchange.answer(200, body, acceptsGzip(request));
-    return true;
+    exchange.answer(200, body, acceptsGzip(exchange.request));
   }
 
   /**
@@ -132,7 +133,7 @@ final class MessagesRoute extends Handler.Wrapper {
   private void send(Exchange exchange, String convId, boolean onSelector) {
     Request request = exchange.request;
     CompletableFuture<byte[]> body = request.getLength() > maxRequestBytes
-        ? CompletableFuture.failedFuture(tooLarge())
+        ? tooLargeBody(request)
         : Content.Source.asByteArrayAsync(request, maxRequestBytes);
     BiConsumer<byte[], Throwable> submit = (bytes, unreadable) -> {
       try {
@@ -163,6 +164,22 @@ final class MessagesRoute extends Handler.Wrapper {
 
   private static boolean isDirect(String convId) {
     return ConvId.parse(convId).map(id -> id.kind() == ConvId.Kind.DIRECT).orElse(false);
+  }
+
+  /**
+   * A 413 once the body declared too large has been read and dropped: answered while the client
+   * still writes, Jetty would close the connection with bytes unread and the client could lose the
+   * answer to the reset. A body too large even to drop is refused at once.
+   */
+  private CompletableFuture<byte[]> tooLargeBody(Request request) {
+    CompletableFuture<byte[]> refused = new CompletableFuture<>();
+    if (request.getLength() > DROPPED_BODY_BYTES) {
+      refused.completeExceptionally(tooLarge());
+    } else {
+      Content.Source.consumeAll(request, Callback.from(() -> refused.completeExceptionally(tooLarge()),
+          unreadable -> refused.completeExceptionally(tooLarge())));
+    }
+    return refused;
   }
 
   private ApiException tooLarge() {

@@ -194,10 +194,13 @@ class ErrorsApiTest {
     assertThat(content.status()).isEqualTo(413);
     assertThat(content.errorCode()).isEqualTo("content_too_large");
 
+    // Refused before the body is read; read and dropped all the same, so the answer is never lost to a reset.
     String huge = "{\"clientMsgId\":\"a\",\"type\":\"text\",\"content\":\"" + "x".repeat(2 << 20) + "\"}";
-    Http.Response body = test.http.post(SEND, phone, huge);
-    assertThat(body.status()).isEqualTo(413);
-    assertThat(body.errorCode()).isEqualTo("too_large");
+    for (int i = 0; i < 5; i++) {
+      Http.Response body = test.http.post(SEND, phone, huge);
+      assertThat(body.status()).isEqualTo(413);
+      assertThat(body.errorCode()).isEqualTo("too_large");
+    }
   }
 
   @Test
