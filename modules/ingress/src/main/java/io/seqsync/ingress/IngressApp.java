@@ -32,8 +32,8 @@ public final class IngressApp implements AutoCloseable {
   // answered a second late. The kernel caps it at net.core.somaxconn.
   private static final int ACCEPT_QUEUE = 1024;
   // Selector threads, each reading and parsing its connections' requests (and submitting the sends
-  // of direct conversations, see MessagesRoute): two, so that reading requests is never down to
-  // one thread. Jetty's default is half the cores, at least one and at most four.
+  // of direct conversations, see MessagesRoute): Jetty's default, half the cores up to four, but at
+  // least two, so that reading requests is never down to one thread.
   private static final int SELECTORS = Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors() / 2));
 
   private final IngressSettings settings;
