@@ -37,8 +37,15 @@ final class ConfigurationRun {
     }
   }
 
-  /** One configuration: its send rows, the rates it skipped, and how long its start took. */
-  record Result(Duration commitInterval, double startSeconds, List<SendRow> rows, List<Integer> skipped) {}
+  /** The same load at one rate against {@link ProduceReference}, run just before the app's phase at that rate. */
+  record ReferenceRow(SendLoad.Phase phase, CpuMeter.Usage cpu) {}
+
+  /**
+   * One configuration: its send rows, the reference's rows (empty unless asked for), the rates it
+   * skipped, and how long its start took.
+   */
+  record Result(Duration commitInterval, double startSeconds, List<SendRow> rows, List<ReferenceRow> references,
+      List<Integer> skipped) {}
 
   private ConfigurationRun() {}
 
@@ -64,12 +71,17 @@ final class ConfigurationRun {
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(httpThreads)
         .connectTimeout(Duration.ofSeconds(5)).build();
     List<SendRow> rows = new ArrayList<>();
+    List<ReferenceRow> references = new ArrayList<>();
     List<Integer> skipped = new ArrayList<>();
     double startSeconds;
     try (SeqsyncApp app = SeqsyncApp.start(config);
         PgStats pg = new PgStats(app.stack().postgresJdbcUrl(), app.stack().postgresUser(),
             app.stack().postgresPassword());
-        RawHttpClient rawClient = new RawHttpClient(app.httpPort(), SendLoad.REQUEST_TIMEOUT.toNanos())) {
+        RawHttpClient rawClient = new RawHttpClient(app.httpPort(), SendLoad.REQUEST_TIMEOUT.toNanos());
+        ProduceReference reference = options.reference() && options.send() ? ProduceReference.start(
+            app.stack().kafkaBootstrapServers(), options.partitions(), config.http().commandLinger()) : null;
+        RawHttpClient referenceClient = reference == null ? null
+            : new RawHttpClient(reference.port(), SendLoad.REQUEST_TIMEOUT.toNanos())) {
       startSeconds = (System.nanoTime() - starting) / 1e9;
       System.err.printf("   started in %.1f s; HTTP on port %d%n", startSeconds, app.httpPort());
       for (String setting : List.of("server_version", "synchronous_commit", "fsync", "wal_init_zero", "shared_buffers",
@@ -94,6 +106,8 @@ final class ConfigurationRun {
       }
       SendLoad load = new SendLoad(options.sendClient().equals("jdk") ? SendLoad.jdk(http, app.httpPort())
           : SendLoad.raw(rawClient), conversations, options.connections());
+      SendLoad referenceLoad = referenceClient == null ? null
+          : new SendLoad(SendLoad.raw(referenceClient), conversations, options.connections());
       AppMetrics metrics = new AppMetrics(http, app.httpPort());
       Topics topics = Topics.from(config.kafka());
       try (SendTracer tracer = options.breakdown()
@@ -119,6 +133,10 @@ final class ConfigurationRun {
           AtomicReference<Map<String, Long>> warned = new AtomicReference<>();
           // Unique per phase: a clientMsgId sent again would be a retry, answered as a duplicate.
           String tag = "s" + interval.toMillis() + "p" + r + "r" + rate;
+          // The reference first, so that it never runs while the app still works off a backlog.
+          if (referenceLoad != null) {
+            references.add(referencePhase(referenceLoad, cpu, tag, rate, warmup, options.durationSeconds()));
+          }
           SendLoad.Phase phase = load.run(tag, rate, warmup, options.durationSeconds(),
               () -> {
                 cpuMark.set(cpu.mark());
@@ -148,7 +166,19 @@ final class ConfigurationRun {
     } finally {
       httpThreads.shutdownNow();
     }
-    return new Result(interval, startSeconds, rows, skipped);
+    return new Result(interval, startSeconds, rows, references, skipped);
+  }
+
+  private static ReferenceRow referencePhase(SendLoad load, CpuMeter cpu, String tag, int rate, int warmup, int duration) {
+    AtomicReference<CpuMeter.Mark> mark = new AtomicReference<>();
+    AtomicReference<CpuMeter.Usage> usage = new AtomicReference<>();
+    SendLoad.Phase phase = load.run("ref-" + tag, rate, warmup, duration, () -> mark.set(cpu.mark()),
+        () -> usage.set(cpu.since(mark.get())));
+    Samples ok = phase.okLatencies();
+    System.err.printf(Locale.ROOT, "   reference %,d/s: %,.0f/s answered 200; p50 %s p99 %s max %s%s%n", rate,
+        phase.okPerSecond(), ms(ok.percentile(50)), ms(ok.percentile(99)), ms(ok.max()),
+        phase.firstError == null ? "" : "; first error: " + abbreviate(phase.firstError));
+    return new ReferenceRow(phase, usage.get());
   }
 
   /** The app's configuration: embedded stack on free ports, the commit interval and partitions asked for. */

@@ -20,7 +20,7 @@ import java.util.Map;
  */
 final class CpuMeter {
   static final List<String> GROUPS = List.of(
-      "load generator", "tracer", "ingress", "sequencer", "projector", "Kafka broker", "JVM GC/JIT", "PostgreSQL",
+      "load generator", "tracer", "reference", "ingress", "sequencer", "projector", "Kafka broker", "JVM GC/JIT", "PostgreSQL",
       "Redis", "other processes");
   private static final double CLOCK_TICKS = 100.0; // USER_HZ on Linux
 
@@ -104,6 +104,9 @@ final class CpuMeter {
   static String group(String name) {
     if (name.startsWith("bench-tracer")) {
       return "tracer";
+    }
+    if (name.startsWith(ProduceReference.THREADS) || name.endsWith("| " + ProduceReference.THREADS)) {
+      return "reference";
     }
     // The benchmark's main thread runs the send schedule.
     if (name.startsWith("bench-") || name.startsWith("HttpClient-") || name.equals("main")) {

@@ -25,6 +25,7 @@ record HttpBenchOptions(
     String sendClient,
     int partitions,
     boolean breakdown,
+    boolean reference,
     boolean stopWhenSaturated,
     boolean send,
     boolean fetch,
@@ -40,8 +41,8 @@ record HttpBenchOptions(
   static final String USAGE = """
       usage: HttpBenchmark [--rates=100,200,500,1000,2000,5000] [--warmup-s=5] [--duration-s=20]
                            [--commit-intervals=20ms,10ms] [--conversations=1000] [--connections=1024]
-                           [--send-client=raw] [--partitions=6] [--breakdown=true] [--stop-when-saturated=true]
-                           [--send=true] [--fetch=true] [--fetch-conversations=200] [--fetch-messages=500] [--fetch-clients=64]
+                           [--send-client=raw] [--partitions=6] [--breakdown=true] [--reference=true]
+                           [--stop-when-saturated=true] [--send=true] [--fetch=true] [--fetch-conversations=200] [--fetch-messages=500] [--fetch-clients=64]
                            [--fetch-warmup-s=8] [--fetch-duration-s=10] [--quiet-wait-s=5] [--dir=PATH]
                            [--config=sequencer.stream-threads=2,...]
         (or the same as system properties: -Dbench.rates=500,1000 ...)
@@ -50,6 +51,8 @@ record HttpBenchOptions(
         --connections: the most requests in flight (so HTTP/1.1 connections) of the send load generator.
         --send-client: raw (a lean HTTP/1.1 client on one selector thread) or jdk (java.net.http.HttpClient).
         --breakdown: also read the events topic and the Redis announcements to split send latency.
+        --reference: after each rate, the same load against a server that only produces each send to
+                     Kafka and answers once it is acknowledged (ProduceReference): the floor, same run.
         --stop-when-saturated: skip the higher rates of a configuration once one is not sustained.
         --send=false skips the send phases (for profiling the fetch alone).
         --fetch: the fetch benchmark (HTTP next to JDBC), on the first configuration, before its sends.
@@ -58,7 +61,7 @@ record HttpBenchOptions(
         --config: app settings (README's properties) over the benchmark's, to measure other settings.""";
 
   private static final Set<String> NAMES = Set.of("rates", "warmup-s", "duration-s", "commit-intervals", "conversations",
-      "connections", "send-client", "partitions", "breakdown", "stop-when-saturated", "send", "fetch", "fetch-conversations", "fetch-messages",
+      "connections", "send-client", "partitions", "breakdown", "reference", "stop-when-saturated", "send", "fetch", "fetch-conversations", "fetch-messages",
       "fetch-clients", "fetch-warmup-s", "fetch-duration-s", "quiet-wait-s", "dir", "config");
 
   static HttpBenchOptions parse(String[] args) {
@@ -75,6 +78,7 @@ record HttpBenchOptions(
         value(given, "send-client").orElse("raw"),
         positive(given, "partitions", 6),
         bool(given, "breakdown", true),
+        bool(given, "reference", true),
         bool(given, "stop-when-saturated", true),
         bool(given, "send", true),
         bool(given, "fetch", true),

@@ -19,7 +19,8 @@ import java.util.concurrent.ForkJoinPool;
  *       rate, latency from each request's due time to its {@code 200} (committed seq), once per
  *       {@code sequencer.commit-interval} given (one app start each); with the latency split into
  *       stages by watching the events topic and the announcements ({@link ConfigurationRun},
- *       {@link SendStages});
+ *       {@link SendStages}); before each rate, the same load against {@link ProduceReference}
+ *       (produce to Kafka and answer), the floor measured in the same run;
  *   <li>fetch (first configuration only, {@link FetchPasses}): pages of 50 over HTTP by 64
  *       closed-loop clients, next to the same statement straight through JDBC by 64 threads.
  * </ol>

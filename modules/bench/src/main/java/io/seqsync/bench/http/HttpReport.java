@@ -25,6 +25,9 @@ final class HttpReport {
     StringBuilder out = new StringBuilder();
     header(out, options, facts, seconds);
     sendTable(out, configs);
+    if (configs.stream().anyMatch(config -> !config.references().isEmpty())) {
+      referenceTable(out, configs);
+    }
     if (options.breakdown()) {
       breakdownTable(out, configs);
     }
@@ -74,6 +77,39 @@ final class HttpReport {
       }
     }
     out.append('\n');
+  }
+
+  private static void referenceTable(StringBuilder out, List<Result> configs) {
+    out.append("The reference, the same load in the same run just before each rate (ProduceReference: the POST's body"
+        + " produced to Kafka, idempotent, acks=all, answered 200 once acknowledged; no token, sequencer, projection or"
+        + " reply path), and seqsync against it:\n\n");
+    out.append("| commit interval | offered/s | reference 200/s | p50 | p99 | max | p99 per second: median / worst"
+        + " | cores | seqsync p99 ÷ reference p99 | seqsync cores ÷ reference cores |\n");
+    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (Result config : configs) {
+      for (int i = 0; i < config.references().size(); i++) {
+        ConfigurationRun.ReferenceRow reference = config.references().get(i);
+        SendLoad.Phase p = reference.phase();
+        Samples ok = p.okLatencies();
+        Samples perSecond = p.p99PerSecond();
+        SendRow app = config.rows().get(i);
+        long appP99 = app.phase().okLatencies().percentile(99);
+        out.append(String.format(Locale.ROOT, "| %s | %,d | %,.0f | %s | %s | %s | %s / %s | %.2f | %s | %s |%n",
+            HttpBenchOptions.format(config.commitInterval()), p.rate, p.okPerSecond(), ms(ok.percentile(50)),
+            ms(ok.percentile(99)), ms(ok.max()), ms(perSecond.percentile(50)), ms(perSecond.max()),
+            cores(reference.cpu()), ratio(appP99, ok.percentile(99)), ratio(cores(app.cpu()), cores(reference.cpu()))));
+      }
+    }
+    out.append('\n');
+  }
+
+  // The machine's busy cores in a window, without the benchmark's own load generator and tracer.
+  private static double cores(CpuMeter.Usage usage) {
+    return usage == null ? 0 : usage.total() - usage.get("load generator") - usage.get("tracer");
+  }
+
+  private static String ratio(double numerator, double denominator) {
+    return denominator <= 0 ? "-" : String.format(Locale.ROOT, "%.1f", numerator / denominator);
   }
 
   private static void breakdownTable(StringBuilder out, List<Result> configs) {
@@ -159,6 +195,12 @@ final class HttpReport {
     for (Result config : configs) {
       for (SendRow row : config.rows()) {
         out.append(cpuLine("send " + HttpBenchOptions.format(config.commitInterval()) + " " + row.phase().rate + "/s",
+            row.cpu())).append('\n');
+      }
+    }
+    for (Result config : configs) {
+      for (ConfigurationRun.ReferenceRow row : config.references()) {
+        out.append(cpuLine("reference " + HttpBenchOptions.format(config.commitInterval()) + " " + row.phase().rate + "/s",
             row.cpu())).append('\n');
       }
     }

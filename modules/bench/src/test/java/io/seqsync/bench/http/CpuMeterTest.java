@@ -11,6 +11,8 @@ class CpuMeterTest {
     assertThat(CpuMeter.group("main")).as("the send schedule").isEqualTo("load generator");
     assertThat(CpuMeter.group("bench-http-client")).isEqualTo("load generator");
     assertThat(CpuMeter.group("bench-tracer-events")).isEqualTo("tracer");
+    assertThat(CpuMeter.group("reference-http-27")).isEqualTo("reference");
+    assertThat(CpuMeter.group("kafka-producer-network-thread | reference-http")).isEqualTo("reference");
     assertThat(CpuMeter.group("redis-subscriber-seqsync:stored")).isEqualTo("ingress");
     assertThat(CpuMeter.group("redis-subscriber-seqsync:push")).isEqualTo("ingress");
     assertThat(CpuMeter.group("JettyServerThreadPool-41")).isEqualTo("ingress");
