@@ -36,7 +36,6 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.WindowStore;
-import org.apache.kafka.streams.state.WindowStoreIterator;
 
 /**
  * Turns commands into events, one conversation partition at a time: gives each appended message
@@ -59,7 +58,7 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
 
   private ProcessorContext<Object, Object> context;
   private StateTable<Long> convSeq;
-  private WindowStore<String, DedupEntry> dedup;
+  private WindowStore<String, SentMessage> dedup;
   private StateTable<DedupEntry> recalls;
   private StateTable<Long> cursors;
   private StateTable<Long> reads;
@@ -158,7 +157,8 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
       return;
     }
     Message message = append(command, send.getClientMsgId(), send.getType(), send.getContent());
-    dedup.put(dedupKey, new DedupEntry(message.getMsgId(), message.getSeq()), timestamp);
+    dedup.put(dedupKey, new SentMessage(message.getMsgId(), message.getSeq(), timestamp),
+        SequencerStores.dedupBucket(timestamp, dedupWindowMs));
     // A sender has read their own message (R18): no event of its own, the projector derives the
     // same from MessageAppended; the store keeps a later, lower read report from counting.
     reads.put(key(command.getUserId(), command.getConvId()), message.getSeq());
@@ -219,12 +219,16 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
     return latest == null ? 0 : latest;
   }
 
-  // The long overload: the Instant one formats both arguments into an error message on every call.
+  // An original within ±window of this record's timestamp is filed in this bucket or a neighbour.
   private DedupEntry withinDedupWindow(String dedupKey, long timestamp) {
-    long from = Math.max(0, timestamp - dedupWindowMs);
-    try (WindowStoreIterator<DedupEntry> found = dedup.fetch(dedupKey, from, timestamp + dedupWindowMs)) {
-      return found.hasNext() ? found.next().value : null;
+    long bucket = SequencerStores.dedupBucket(timestamp, dedupWindowMs);
+    for (long start : new long[] {bucket, bucket - dedupWindowMs, bucket + dedupWindowMs}) {
+      SentMessage sent = start < 0 ? null : dedup.fetch(dedupKey, start);
+      if (sent != null && Math.abs(sent.timestamp() - timestamp) <= dedupWindowMs) {
+        return sent.outcome();
+      }
     }
+    return null;
   }
 
   private static String membershipNotice(Command command, GroupMembership.Decision change) {

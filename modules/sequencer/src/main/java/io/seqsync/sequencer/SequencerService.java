@@ -80,6 +80,7 @@ public final class SequencerService implements AutoCloseable {
     // The early commit on uncommitted bytes only concerns transactional state stores, which are off;
     // left on, the stream thread asks every RocksDB store for its memtable size on each loop.
     props.put(StreamsConfig.STATESTORE_UNCOMMITTED_MAX_BYTES_CONFIG, -1L);
+    props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, SequencerRocksDbConfig.class);
     // Larger producer batches than the 16 KB default: at 100 ms commits a partition gets 100+ KB
     // of events per commit, and fewer batches cost the producer and the broker less per record.
     props.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), PRODUCER_BATCH_BYTES);

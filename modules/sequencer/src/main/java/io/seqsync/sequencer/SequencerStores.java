@@ -20,8 +20,11 @@ import org.apache.kafka.streams.state.WindowStore;
 public final class SequencerStores {
   /** The key-value state of every kind below. */
   public static final String STATE = "sequencer-state";
-  /** convId + clientMsgId -> the message a send produced, kept for the dedup window (R4). */
-  static final String DEDUP = "send-dedup";
+  /**
+   * convId + clientMsgId -> the message a send produced (R4), filed under the start of its window
+   * bucket (see {@link #dedupBucket}).
+   */
+  static final String DEDUP = "send-dedup-buckets";
 
   /** The kinds of key-value state, each with the prefix its keys carry in {@link #STATE}. */
   public enum Kind {
@@ -48,11 +51,12 @@ public final class SequencerStores {
   }
 
   /**
-   * State stores created before the one-store layout, by name; a sequencer finding their changelog
-   * topics refuses to start rather than number conversations from 1 again.
+   * State stores of earlier layouts, by name (the seven before the one-store layout; the dedup
+   * window store before its buckets); a sequencer finding their changelog topics refuses to start
+   * rather than number conversations from 1 again or forget which sends it has seen.
    */
-  static final List<String> EARLIER_LAYOUT =
-      List.of("conv-seq", "recalls", "msg-id-clock", "device-cursors", "read-positions", "groups", "group-members");
+  static final List<String> EARLIER_LAYOUT = List.of("conv-seq", "recalls", "msg-id-clock", "device-cursors",
+      "read-positions", "groups", "group-members", "send-dedup");
 
   private SequencerStores() {}
 
@@ -92,13 +96,21 @@ public final class SequencerStores {
   }
 
   /**
-   * A window store: entries fall out whole segments at a time once older than the window, so the
-   * dedup state never grows beyond one window of sends. Uncached: every key is written once, so a
-   * cache would only delay the segment clean-up.
+   * A window store whose entries are filed at their bucket's start (window-long buckets), so that a
+   * lookup is a point read in at most three buckets rather than a range scan: RocksDB answers a
+   * read with its bloom filters where a scan seeks in every memtable and file. Retention one window
+   * past a bucket's start: the bucket before the current one stays readable, older ones fall out
+   * whole segments at a time, so the store holds one to two windows of sends. Uncached: every key
+   * is written once, so a cache would only delay the segment clean-up.
    */
-  static StoreBuilder<WindowStore<String, DedupEntry>> dedup(Duration window) {
+  static StoreBuilder<WindowStore<String, SentMessage>> dedup(Duration window) {
     return Stores.windowStoreBuilder(
-        Stores.persistentWindowStore(DEDUP, window, window, false), Serdes.String(), DedupEntry.serde());
+        Stores.persistentWindowStore(DEDUP, window.plusMillis(1), window, false), Serdes.String(), SentMessage.serde());
+  }
+
+  /** The start of the window-long bucket {@code timestamp} falls in. */
+  static long dedupBucket(long timestamp, long windowMs) {
+    return timestamp - Math.floorMod(timestamp, windowMs);
   }
 
   /** A composite store key; NUL cannot occur in conversation, device or client message ids. */

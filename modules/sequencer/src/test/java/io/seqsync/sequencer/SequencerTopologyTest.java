@@ -18,6 +18,7 @@ import io.seqsync.events.model.RecallApplied;
 import io.seqsync.events.model.RejectReason;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -88,19 +89,7 @@ class SequencerTopologyTest {
 
   @Test
   void retriedSendWithinTheWindowAnswersTheOriginalAndAppendsNothing() {
-    Command first = ALICE.sendText(CONV, "client-1", "hi");
-    harness.pipe(first, T0);
-    Message original = appended(harness.events()).get(0);
-
-    Command retry = ALICE.sendText(CONV, "client-1", "hi");
-    harness.pipe(retry, T0.plus(Duration.ofHours(1)));
-    Command lastMoment = ALICE.sendText(CONV, "client-1", "hi");
-    harness.pipe(lastMoment, T0.plus(Duration.ofHours(24)));
-
-    assertThat(harness.events()).isEmpty();
-    assertThat(harness.replies()).containsExactly(
-        new DuplicateCommand(retry.getCommandId(), CONV, original.getMsgId(), 1L),
-        new DuplicateCommand(lastMoment.getCommandId(), CONV, original.getMsgId(), 1L));
+    assertRetriesAnswerTheOriginal(T0, T0.plus(Duration.ofHours(1)), T0.plus(Duration.ofHours(24)));
   }
 
   @Test
@@ -110,6 +99,31 @@ class SequencerTopologyTest {
 
     assertThat(appended(harness.events())).extracting(Message::getSeq).containsExactly(1L, 2L);
     assertThat(harness.replies()).isEmpty();
+  }
+
+  @Test
+  void retryInTheNextBucketOrStampedBeforeTheOriginalStillFindsIt() {
+    // T0 starts a 24 h bucket: the original is filed in the bucket before it, the retries land in
+    // T0's bucket or, stamped by a clock behind the original's, two buckets back.
+    Instant original = T0.minusSeconds(1);
+    assertRetriesAnswerTheOriginal(original, original.plus(Duration.ofHours(24)), original.minus(Duration.ofHours(24)));
+  }
+
+  @Test
+  void aNeighbouringBucketCountsOnlyWithinTheWindow() {
+    Duration window = Duration.ofHours(24);
+    harness.pipe(ALICE.sendText(CONV, "client-1", "hi"), T0);
+    harness.pipe(ALICE.sendText(CONV, "client-1", "hi"), T0.plus(window).plusMillis(1));
+    harness.pipe(ALICE.sendText(CONV, "client-2", "hi"), T0.plus(window).minusMillis(1));
+    Command exactlyAWindowEarlier = ALICE.sendText(CONV, "client-2", "hi");
+    harness.pipe(exactlyAWindowEarlier, T0.minusMillis(1));
+    harness.pipe(ALICE.sendText(CONV, "client-3", "hi"), T0.plus(window).minusMillis(1));
+    harness.pipe(ALICE.sendText(CONV, "client-3", "hi"), T0.minusMillis(2));
+
+    List<Message> messages = appended(harness.events());
+    assertThat(messages).extracting(Message::getSeq).containsExactly(1L, 2L, 3L, 4L, 5L);
+    assertThat(harness.replies()).containsExactly(
+        new DuplicateCommand(exactlyAWindowEarlier.getCommandId(), CONV, messages.get(2).getMsgId(), 3L));
   }
 
   @Test
@@ -284,12 +298,25 @@ class SequencerTopologyTest {
     assertThat(appended(events)).extracting(Message::getSeq).containsExactly(2L);
   }
 
+  private void assertRetriesAnswerTheOriginal(Instant sentAt, Instant... retriedAt) {
+    harness.pipe(ALICE.sendText(CONV, "client-1", "hi"), sentAt);
+    Message original = appended(harness.events()).get(0);
+    List<DuplicateCommand> answers = new ArrayList<>();
+    for (Instant at : retriedAt) {
+      Command retry = ALICE.sendText(CONV, "client-1", "hi");
+      harness.pipe(retry, at);
+      answers.add(new DuplicateCommand(retry.getCommandId(), CONV, original.getMsgId(), 1L));
+    }
+    assertThat(harness.events()).isEmpty();
+    assertThat(harness.replies()).containsExactlyElementsOf(answers);
+  }
+
   private long dedupEntries() {
-    WindowStore<String, DedupEntry> store = harness.driver.getWindowStore(SequencerStores.DEDUP);
+    WindowStore<String, SentMessage> store = harness.driver.getWindowStore(SequencerStores.DEDUP);
     long count = 0;
-    try (KeyValueIterator<Windowed<String>, DedupEntry> all = store.all()) {
+    try (KeyValueIterator<Windowed<String>, SentMessage> all = store.all()) {
       while (all.hasNext()) {
-        KeyValue<Windowed<String>, DedupEntry> next = all.next();
+        KeyValue<Windowed<String>, SentMessage> next = all.next();
         count += next.value == null ? 0 : 1;
       }
     }
