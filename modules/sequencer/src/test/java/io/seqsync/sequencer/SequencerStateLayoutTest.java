@@ -16,8 +16,9 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Test;
 
 /**
- * The sequencer keeps its key-value state in one store; state a sequencer of the earlier layout
- * (a store per kind) left on the cluster is refused, never silently replaced by empty state.
+ * The sequencer keeps its key-value state in one store; state a sequencer of an earlier layout
+ * (a store per kind; the dedup window before its buckets) left on the cluster is refused, never
+ * silently replaced by empty state.
  */
 class SequencerStateLayoutTest extends BrokerTest {
   @Test
@@ -29,16 +30,25 @@ class SequencerStateLayoutTest extends BrokerTest {
 
   @Test
   void stateOfTheEarlierLayoutIsRefused() throws Exception {
+    assertRefused("layout-earlier", "conv-seq");
+  }
+
+  @Test
+  void theDedupWindowOfTheEarlierLayoutIsRefused() throws Exception {
+    assertRefused("layout-earlier-dedup", "send-dedup");
+  }
+
+  private static void assertRefused(String applicationId, String earlierStore) throws Exception {
+    String changelog = applicationId + "-" + earlierStore + "-changelog";
     Properties props = new Properties();
     props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     try (Admin admin = Admin.create(props)) {
-      admin.createTopics(List.of(new NewTopic("layout-earlier-conv-seq-changelog", 2, (short) 1)))
-          .all().get(30, TimeUnit.SECONDS);
+      admin.createTopics(List.of(new NewTopic(changelog, 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
     }
 
-    assertThatThrownBy(() -> SequencerService.start(kafka.bootstrapServers(), config("layout-earlier")))
+    assertThatThrownBy(() -> SequencerService.start(kafka.bootstrapServers(), config(applicationId)))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("layout-earlier-conv-seq-changelog")
+        .hasMessageContaining(changelog)
         .hasMessageContaining("earlier layout");
   }
 
