@@ -97,8 +97,9 @@ public final class SequencerStores {
 
   /**
    * A window store whose entries are filed at their bucket's start (window-long buckets), so that a
-   * lookup is a point read in at most three buckets rather than a range scan: RocksDB answers a
-   * read with its bloom filters where a scan seeks in every memtable and file. Retention one window
+   * lookup is a point read in at most three buckets rather than a range scan: with bloom filters on
+   * every level ({@link SequencerRocksDbConfig}) RocksDB answers a read for an absent key from them,
+   * where a scan seeks in every memtable and file. Retention one window
    * past a bucket's start: the bucket before the current one stays readable, older ones fall out
    * whole segments at a time, so the store holds one to two windows of sends. Uncached: every key
    * is written once, so a cache would only delay the segment clean-up.
