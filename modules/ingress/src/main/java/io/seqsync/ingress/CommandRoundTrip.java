@@ -13,15 +13,17 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Submits a command that appends a message (a send, a recall) and waits, within the reply budget,
  * for the message it produced to be committed in PostgreSQL: registers the commandId, produces the
- * command, waits for its outcome or duplicate reply, then reads the message from PostgreSQL. Never
- * blocks a thread: the futures complete on the listeners' threads and the reads run on
- * {@code workers}. Thread-safe.
+ * command, waits for its outcome or duplicate reply, then reads the message from PostgreSQL where
+ * the outcome does not carry it. Never blocks a thread: the futures complete on the listeners'
+ * threads, which also finish what needs no database (a send's announced outcome, a rejection, no
+ * answer within the budget), and the reads run on {@code workers}. Thread-safe.
  */
 final class CommandRoundTrip {
   private static final Logger log = LoggerFactory.getLogger(CommandRoundTrip.class);
@@ -53,7 +55,21 @@ final class CommandRoundTrip {
     this.registry = registry;
   }
 
+  /**
+   * Submits {@code command}; completes, normally or not, on a worker thread, where the caller may
+   * block (a Javalin route writes its answer with blocking writes).
+   */
   CompletableFuture<Result> submit(Command command) {
+    return submitCompletingOnListeners(command).whenCompleteAsync((result, error) -> { }, workers);
+  }
+
+  /**
+   * Submits {@code command}; completes on whichever thread brought the outcome (a listener's, or
+   * the timer's at the budget), so the caller's continuation must never block: for a send whose
+   * answer is written asynchronously ({@link MessagesRoute}). Handing each send to a worker cost
+   * a queue and a thread's wake-up per send; only a read of PostgreSQL is handed to the workers.
+   */
+  CompletableFuture<Result> submitCompletingOnListeners(Command command) {
     long deadline = System.nanoTime() + budget.toNanos();
     CompletableFuture<Reply> reply = waiter.expect(command.getCommandId());
     CompletableFuture<Result> result = publisher.publish(command)
@@ -67,18 +83,19 @@ final class CommandRoundTrip {
           return metadata;
         })
         .thenCompose(metadata -> reply.completeOnTimeout(null, remaining(deadline), TimeUnit.NANOSECONDS))
-        .thenComposeAsync(answer -> resolve(command, answer, deadline), workers);
+        .thenCompose(answer -> resolve(command, answer, deadline));
     result.whenComplete((value, error) -> count(value, error));
     return result;
   }
 
+  // Runs on the thread that completed the reply; a read of PostgreSQL goes to the workers.
   private CompletableFuture<Result> resolve(Command command, Reply reply, long deadline) {
     if (reply == null) {
       return CompletableFuture.completedFuture(new Result.Accepted(null));
     }
     if (reply instanceof Reply.Duplicate duplicate) {
       DuplicateCommand original = duplicate.duplicate();
-      return stored(original.getConvId(), original.getSeq(), deadline).thenApply(found -> found
+      return storedOnWorkers(original.getConvId(), original.getSeq(), deadline).thenApply(found -> found
           .<Result>map(message -> new Result.Stored(message, true))
           .orElseGet(() -> new Result.Accepted(original.getMsgId())));
     }
@@ -91,7 +108,7 @@ final class CommandRoundTrip {
       return CompletableFuture.completedFuture(new Result.Stored(StoredMessage.sent(command, send, outcome), false));
     }
     return switch (outcome.kind()) {
-      case APPENDED -> stored(outcome.convId(), outcome.seq(), deadline).thenApply(found -> found
+      case APPENDED -> storedOnWorkers(outcome.convId(), outcome.seq(), deadline).thenApply(found -> found
           .<Result>map(message -> new Result.Stored(message, false))
           .orElseGet(() -> new Result.Accepted(outcome.msgId())));
       case REJECTED -> CompletableFuture.failedFuture(Rejections.toApiException(outcome.reason()));
@@ -100,6 +117,10 @@ final class CommandRoundTrip {
         yield CompletableFuture.completedFuture(new Result.Accepted(null));
       }
     };
+  }
+
+  private CompletableFuture<Optional<StoredMessage>> storedOnWorkers(String convId, long seq, long deadline) {
+    return CompletableFuture.supplyAsync(() -> stored(convId, seq, deadline), workers).thenCompose(Function.identity());
   }
 
   /**

@@ -36,7 +36,7 @@ final class MessageEndpoints {
     access.requireMember(caller, convId);
     Command command = new Commands(caller.userId(), caller.deviceId())
         .send(convId.value(), request.clientMsgId(), request.type(), request.content());
-    return roundTrip.submit(command).thenApply(result -> {
+    return roundTrip.submitCompletingOnListeners(command).thenApply(result -> {
       if (result instanceof CommandRoundTrip.Result.Stored stored) {
         return new Answer(200, new Views.Sent(Views.Message.of(stored.message()), stored.duplicate()));
       }

@@ -92,7 +92,8 @@ public final class ReplyWaiter implements AutoCloseable {
 
   /** An outcome the projector announced. */
   public void onOutcome(Outcome outcome) {
-    CompletableFuture<Reply> reply = pending.get(outcome.commandId());
+    // Removed before it completes: what completes it may answer the client at once.
+    CompletableFuture<Reply> reply = pending.remove(outcome.commandId());
     if (reply != null) {
       reply.complete(new Reply.Announced(outcome));
     }
@@ -106,7 +107,7 @@ public final class ReplyWaiter implements AutoCloseable {
 
   /** A duplicate reply the sequencer produced. */
   public void onDuplicate(DuplicateCommand duplicate) {
-    CompletableFuture<Reply> reply = pending.get(duplicate.getCommandId());
+    CompletableFuture<Reply> reply = pending.remove(duplicate.getCommandId());
     if (reply != null) {
       reply.complete(new Reply.Duplicate(duplicate));
     }

@@ -3,6 +3,7 @@ package io.seqsync.store;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.JedisPooled;
@@ -20,6 +21,7 @@ import redis.clients.jedis.JedisPubSub;
 public final class Announcements {
   public static final String CHANNEL = "seqsync:stored";
   private static final Logger log = LoggerFactory.getLogger(Announcements.class);
+  private static final Pattern CONTROL_CHARACTERS = Pattern.compile("\\p{Cntrl}");
 
   private Announcements() {}
 
@@ -35,9 +37,14 @@ public final class Announcements {
     for (Outcome outcome : outcomes) {
       text.append(outcome.kind()).append('\t').append(outcome.commandId()).append('\t').append(outcome.convId())
           .append('\t').append(outcome.seq()).append('\t').append(outcome.msgId()).append('\t')
-          .append(outcome.createTime()).append('\t').append(outcome.reason().replaceAll("\\p{Cntrl}", " ")).append('\n');
+          .append(outcome.createTime()).append('\t').append(printable(outcome.reason())).append('\n');
     }
     return text.toString();
+  }
+
+  // Most outcomes have no reason: no pattern run for them (String.replaceAll compiles one per call).
+  private static String printable(String reason) {
+    return reason.isEmpty() ? reason : CONTROL_CHARACTERS.matcher(reason).replaceAll(" ");
   }
 
   /** The outcomes of one announcement; malformed lines are logged and skipped. */

@@ -6,6 +6,7 @@ import io.seqsync.localstack.LocalPostgres;
 import io.seqsync.localstack.LocalRedis;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -97,6 +98,40 @@ class ConversationListTest {
     redis.scriptFlush();
     assertThat(index.unread(convId, 4, 0)).hasValue(1);
     assertThat(index.unread(convId, 3, 0)).as("their own message").hasValue(0);
+  }
+
+  @Test
+  void aBatchOfMessagesSpanningSeveralScriptsMergesEveryMessage() {
+    // Three conversations, 150 messages each, in one batch: 450 messages, three scripts' worth.
+    int perConversation = 150;
+    List<String> convIds = List.of("d:11:12", "d:13:14", "d:15:16");
+    try (ConversationIndex.Batch batch = index.batch()) {
+      for (int seq = 1; seq <= perConversation; seq++) {
+        for (String convId : convIds) {
+          long sender = senderOf(convId);
+          batch.message(new StoredMessage(seq, convId, seq, sender, "phone", "c" + seq, "text", "text " + seq,
+              1_000L * seq, false), true);
+        }
+      }
+    }
+    assertThat(3 * perConversation).isGreaterThan(2 * ConversationIndex.MESSAGES_PER_SCRIPT);
+    for (String convId : convIds) {
+      long sender = senderOf(convId);
+      String conversation = ConversationIndex.conversation(convId);
+      assertThat(redis.hget(conversation, ConversationIndex.LATEST_SEQ)).isEqualTo("150");
+      assertThat(RedisMessageCodec.decode(redis.hget(conversation, ConversationIndex.LAST_MESSAGE)).content())
+          .isEqualTo("text 150");
+      assertThat(redis.zrange(ConversationIndex.countableKey(convId, null), 0, -1))
+          .containsExactly("146", "147", "148", "149", "150");
+      assertThat(redis.hget(conversation, ConversationIndex.FLOOR)).isEqualTo("145");
+      assertThat(redis.hget(ConversationIndex.user(sender), ConversationIndex.readField(convId))).isEqualTo("150");
+      assertThat(index.unread(convId, sender + 1, 147)).hasValue(3);
+      assertThat(index.unread(convId, sender, 147)).as("their own messages").hasValue(0);
+    }
+  }
+
+  private static long senderOf(String convId) {
+    return Long.parseLong(convId.split(":")[1]);
   }
 
   // Read positions only move forward, so walk them upwards; a flush starts them over.
