@@ -44,6 +44,13 @@ class SequencerStateLayoutTest extends BrokerTest {
     props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     try (Admin admin = Admin.create(props)) {
       admin.createTopics(List.of(new NewTopic(changelog, 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
+      // The controller has the topic; the broker learns of it a moment later (KRaft propagates
+      // metadata asynchronously). An earlier sequencer's changelog would have been there for long.
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (!admin.listTopics().names().get(30, TimeUnit.SECONDS).contains(changelog)) {
+        assertThat(System.nanoTime()).as("the broker lists %s", changelog).isLessThan(deadline);
+        Thread.sleep(20);
+      }
     }
 
     assertThatThrownBy(() -> SequencerService.start(kafka.bootstrapServers(), config(applicationId)))
