@@ -219,7 +219,8 @@ public final class ConversationIndex {
     /**
      * A message was stored: the conversation's latest seq, last message and, when countable, its
      * seq; with {@code readBySender}, also the sender's read position (a sender has read what they
-     * sent). Sent with the batch's other messages in one script, when the batch closes.
+     * sent). Queued with the batch's other messages, one script run per {@code MESSAGES_PER_SCRIPT}
+     * of them; sent when the batch closes.
      */
     public Batch message(StoredMessage message, boolean readBySender) {
       String convId = message.convId();
