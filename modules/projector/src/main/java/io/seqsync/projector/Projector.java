@@ -192,14 +192,25 @@ public final class Projector implements AutoCloseable {
     DecodedBatch batch = DecodedBatch.decode(records);
     Map<Integer, Long> from = new HashMap<>(storedOffsets);
     from.keySet().retainAll(batch.nextOffsets().keySet());
-    ProjectionResult result = database.jdbi().inTransaction(handle -> {
-      ProjectionOffsets.advance(handle, topic, from, batch.nextOffsets());
-      return writer.apply(handle, batch.events());
-    });
+    ProjectionResult result;
+    try {
+      result = store(batch, from, ProjectionWriter.NewMessages.PLAIN);
+    } catch (ProjectionWriter.MessageConflict e) {
+      log.warn("{}; storing the batch again, each new message only where nothing conflicts", e.getMessage());
+      result = store(batch, from, ProjectionWriter.NewMessages.GUARDED);
+    }
     storedOffsets.putAll(batch.nextOffsets());
     metrics.committed(records.count(), batch, result, System.nanoTime() - began);
     announce(result.outcomes());
     listeners.committed(batch.events(), result);
+  }
+
+  // The rows and the offsets in one transaction.
+  private ProjectionResult store(DecodedBatch batch, Map<Integer, Long> from, ProjectionWriter.NewMessages newMessages) {
+    return database.jdbi().inTransaction(handle -> {
+      ProjectionOffsets.advance(handle, topic, from, batch.nextOffsets());
+      return writer.apply(handle, batch.events(), newMessages);
+    });
   }
 
   // Pub/sub is best effort (see Announcements): the rows are committed, so a lost announcement

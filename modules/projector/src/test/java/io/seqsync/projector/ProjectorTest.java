@@ -10,6 +10,8 @@ import io.seqsync.events.TopicAdmin;
 import io.seqsync.events.Topics;
 import io.seqsync.events.model.CommandRejected;
 import io.seqsync.events.model.Event;
+import io.seqsync.events.model.Message;
+import io.seqsync.events.model.MessageAppended;
 import io.seqsync.events.model.RejectReason;
 import io.seqsync.store.Announcements;
 import io.seqsync.store.RedisSubscription;
@@ -139,6 +141,30 @@ class ProjectorTest {
     stored.awaitOffsets(events.nextOffsets(), TIMEOUT);
     stored.assertHoldsExactly(events);
     assertThat(count(registry, "seqsync.projector.events.projected")).isEqualTo(300);
+    assertThat(registry.get("seqsync.projector.seq.anomalies").counters()).allMatch(counter -> counter.count() == 0);
+  }
+
+  @Test
+  void aMessageReusingAStoredMsgIdIsLeftOutAndTheRestOfItsBatchStored() throws Exception {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    Projector projector = closing(projector(registry));
+    projector.start();
+    events.commit(messages(30));
+    stored.awaitMessages(30, TIMEOUT, true);
+    long storedMsgId = events.committedMsgIds().get("d:1:2").get(0);
+    List<Event> batch = new ArrayList<>(messages(15));
+    Event reusing = events.nextMessage("d:1:2");
+    Message message = ((MessageAppended) reusing.getPayload()).getMessage();
+    message.setMsgId(storedMsgId);
+    batch.add(reusing);
+    batch.addAll(messages(15));
+    events.commit(batch);
+
+    stored.awaitOffsets(events.nextOffsets(), TIMEOUT);
+    assertThat(stored.messageCount()).isEqualTo(60);
+    assertThat(stored.messageKeys()).doesNotContain("d:1:2/" + message.getSeq() + "/" + storedMsgId)
+        .contains("d:1:2/1/" + storedMsgId);
+    assertThat(count(registry, "seqsync.projector.batch.failures")).isZero();
     assertThat(registry.get("seqsync.projector.seq.anomalies").counters()).allMatch(counter -> counter.count() == 0);
   }
 

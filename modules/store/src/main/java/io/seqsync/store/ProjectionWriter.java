@@ -4,6 +4,9 @@ import io.seqsync.events.ConvId;
 import io.seqsync.events.model.Event;
 import io.seqsync.events.model.Message;
 import io.seqsync.events.model.MessageType;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -14,6 +17,8 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.PreparedBatch;
+import org.jdbi.v3.core.statement.SqlStatement;
+import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,22 +26,57 @@ import org.slf4j.LoggerFactory;
  * Applies decoded events to the PostgreSQL projection, one batch at a time, inside the caller's
  * transaction: the caller commits the rows together with its consumer offsets
  * ({@link ProjectionOffsets}), so a batch is stored entirely or not at all. Every table is written
- * with one batched statement per batch. Seq continuity (R25) is checked against each
- * conversation's latest_seq, locked once per batch; a repeated seq never overwrites a row, a gap
- * is recorded in seq_anomalies and the message stored anyway. Thread-safe: keeps no state.
+ * with one batched statement per batch (messages: one more for repeated seqs). Seq continuity
+ * (R25) is checked against each conversation's latest_seq, locked once per batch; a repeated seq
+ * never overwrites a row, a gap is recorded in seq_anomalies and the message stored anyway.
+ * Thread-safe: keeps no state.
  */
 public final class ProjectionWriter {
   private static final Logger log = LoggerFactory.getLogger(ProjectionWriter.class);
+  private static final String UNIQUE_VIOLATION = "23505";
+  // One statement over arrays rather than a JDBC batch of one insert per message: PostgreSQL then
+  // plans and starts one statement per batch, not one per row (docs/benchmarks.md).
+  private static final String INSERT_MESSAGES = "insert into messages"
+      + " (conv_id, seq, msg_id, sender_id, sender_device, client_msg_id, type, content, create_time)"
+      + " select * from unnest(:convIds, :seqs, :msgIds, :senderIds, :senderDevices, :clientMsgIds, :types,"
+      + " :contents, :createTimes)";
 
-  /** Stores {@code events} through {@code handle}, which must be in a transaction the caller commits. */
-  public ProjectionResult apply(Handle handle, List<Event> events) {
+  /**
+   * How {@link #apply} inserts a batch's new messages (those above their conversation's latest
+   * seq; a repeated seq is always inserted guarded).
+   */
+  public enum NewMessages {
+    /**
+     * In one plain insert: no row can hold a seq above the locked latest_seq, so only a msgId the
+     * sequencer reused conflicts, and then the insert fails with {@link MessageConflict} and the
+     * caller's transaction must be rolled back and the batch applied again {@link #GUARDED}.
+     * PostgreSQL's ON CONFLICT checks each row against every unique index before inserting it:
+     * about half again the insert's cost (docs/benchmarks.md).
+     */
+    PLAIN,
+    /** Each row only where no stored row conflicts with it; a new message that conflicts is logged and skipped. */
+    GUARDED
+  }
+
+  /** A plain insert of new messages met a stored row: roll back, then apply the batch {@link NewMessages#GUARDED}. */
+  public static final class MessageConflict extends RuntimeException {
+    MessageConflict(Throwable cause) {
+      super("a new message conflicts with a stored row: " + cause.getMessage(), cause);
+    }
+  }
+
+  /**
+   * Stores {@code events} through {@code handle}, which must be in a transaction the caller commits,
+   * inserting the new messages as {@code newMessages} says.
+   */
+  public ProjectionResult apply(Handle handle, List<Event> events, NewMessages newMessages) {
     SortedSet<String> convIds = events.stream()
         .map(event -> ProjectionPlan.appendedMessage(event.getPayload()))
         .filter(Objects::nonNull)
         .map(Message::getConvId)
         .collect(Collectors.toCollection(TreeSet::new));
     ProjectionPlan plan = ProjectionPlan.of(events, lockConversations(handle, convIds));
-    insertMessages(handle, plan);
+    insertMessages(handle, plan, newMessages);
     markRecalled(handle, plan);
     changeMembers(handle, plan);
     updateConversations(handle, plan);
@@ -54,20 +94,33 @@ public final class ProjectionWriter {
     return type.name().toLowerCase(Locale.ROOT);
   }
 
-  // Creates the missing conversations, then locks all of them until commit: the latest_seq read
-  // here stays true for the whole batch even if a second projector instance works on them.
-  // Sorted, so that two transactions lock in the same order and cannot deadlock.
+  // Locks the batch's conversations until commit, creating the missing ones: the latest_seq read
+  // here stays true for the whole batch even if a second projector instance works on them. The
+  // stored ones first, so that a batch of known conversations takes one statement (an insert of
+  // nothing first took a round trip of its own, 0.4-0.6 ms a batch: docs/benchmarks.md), then the
+  // created ones; each in sorted order, so that two instances lock in the same order.
   private static Map<String, Long> lockConversations(Handle handle, SortedSet<String> convIds) {
     if (convIds.isEmpty()) {
       return Map.of();
     }
-    List<String> created = handle.createQuery("insert into conversations (conv_id, kind)"
-            + " select id, case when id like 'd:%' then 'direct' else 'group' end from unnest(:ids) as id order by id"
-            + " on conflict do nothing returning conv_id")
-        .bindArray("ids", String.class, convIds)
-        .mapTo(String.class)
-        .list();
-    addDirectMembers(handle, created);
+    Map<String, Long> latestSeqs = new HashMap<>(lockStored(handle, convIds));
+    if (latestSeqs.size() < convIds.size()) {
+      SortedSet<String> missing = new TreeSet<>(convIds);
+      missing.removeAll(latestSeqs.keySet());
+      List<String> created = handle.createQuery("insert into conversations (conv_id, kind)"
+              + " select id, case when id like 'd:%' then 'direct' else 'group' end from unnest(:ids) as id order by id"
+              + " on conflict do nothing returning conv_id")
+          .bindArray("ids", String.class, missing)
+          .mapTo(String.class)
+          .list();
+      addDirectMembers(handle, created);
+      // Those another instance created meanwhile are locked here; the created ones are new and ours.
+      latestSeqs.putAll(lockStored(handle, missing));
+    }
+    return latestSeqs;
+  }
+
+  private static Map<String, Long> lockStored(Handle handle, SortedSet<String> convIds) {
     return handle.createQuery("select conv_id, latest_seq from conversations where conv_id = any(:ids)"
             + " order by conv_id for update")
         .bindArray("ids", String.class, convIds)
@@ -85,13 +138,45 @@ public final class ProjectionWriter {
     execute(members);
   }
 
-  // One statement over arrays rather than a JDBC batch of one insert per message: PostgreSQL then
-  // plans and starts one statement per batch, not one per row (docs/benchmarks.md).
-  private static void insertMessages(Handle handle, ProjectionPlan plan) {
-    if (plan.appends.isEmpty()) {
+  private static void insertMessages(Handle handle, ProjectionPlan plan, NewMessages newMessages) {
+    List<Message> fresh = new ArrayList<>();
+    List<ProjectionPlan.Append> guarded = new ArrayList<>();
+    for (ProjectionPlan.Append append : plan.appends) {
+      if (append.repeat() || newMessages == NewMessages.GUARDED) {
+        guarded.add(append);
+      } else {
+        fresh.add(append.message());
+      }
+    }
+    if (!fresh.isEmpty()) {
+      try {
+        bindRows(handle.createUpdate(INSERT_MESSAGES), fresh).execute();
+      } catch (UnableToExecuteStatementException e) {
+        if (e.getCause() instanceof SQLException cause && UNIQUE_VIOLATION.equals(cause.getSQLState())) {
+          throw new MessageConflict(e);
+        }
+        throw e;
+      }
+    }
+    if (guarded.isEmpty()) {
       return;
     }
-    int size = plan.appends.size();
+    Set<String> inserted = bindRows(handle.createQuery(INSERT_MESSAGES + " on conflict do nothing returning conv_id, seq"),
+            guarded.stream().map(ProjectionPlan.Append::message).toList())
+        .map((row, ctx) -> row.getString(1) + '\t' + row.getLong(2))
+        .collect(Collectors.toSet());
+    for (ProjectionPlan.Append append : guarded) {
+      Message message = append.message();
+      if (!append.repeat() && !inserted.contains(message.getConvId() + '\t' + message.getSeq())) {
+        // A new seq whose msgId is stored already, at another seq: the sequencer reused an id.
+        log.error("message {} of {} at seq {} not stored: its msgId is stored already at another seq",
+            message.getMsgId(), message.getConvId(), message.getSeq());
+      }
+    }
+  }
+
+  private static <S extends SqlStatement<S>> S bindRows(S insert, List<Message> messages) {
+    int size = messages.size();
     String[] convIds = new String[size];
     Long[] seqs = new Long[size];
     Long[] msgIds = new Long[size];
@@ -102,7 +187,7 @@ public final class ProjectionWriter {
     String[] contents = new String[size];
     Long[] createTimes = new Long[size];
     for (int i = 0; i < size; i++) {
-      Message message = plan.appends.get(i).message();
+      Message message = messages.get(i);
       convIds[i] = message.getConvId();
       seqs[i] = message.getSeq();
       msgIds[i] = message.getMsgId();
@@ -113,10 +198,7 @@ public final class ProjectionWriter {
       contents[i] = message.getContent();
       createTimes[i] = message.getCreateTime();
     }
-    Set<String> inserted = handle.createQuery("insert into messages"
-            + " (conv_id, seq, msg_id, sender_id, sender_device, client_msg_id, type, content, create_time)"
-            + " select * from unnest(:convIds, :seqs, :msgIds, :senderIds, :senderDevices, :clientMsgIds, :types,"
-            + " :contents, :createTimes) on conflict do nothing returning conv_id, seq")
+    return insert
         .bindArray("convIds", String.class, (Object[]) convIds)
         .bindArray("seqs", Long.class, (Object[]) seqs)
         .bindArray("msgIds", Long.class, (Object[]) msgIds)
@@ -125,17 +207,7 @@ public final class ProjectionWriter {
         .bindArray("clientMsgIds", String.class, (Object[]) clientMsgIds)
         .bindArray("types", String.class, (Object[]) types)
         .bindArray("contents", String.class, (Object[]) contents)
-        .bindArray("createTimes", Long.class, (Object[]) createTimes)
-        .map((row, ctx) -> row.getString(1) + '\t' + row.getLong(2))
-        .collect(Collectors.toSet());
-    for (ProjectionPlan.Append append : plan.appends) {
-      Message message = append.message();
-      if (!append.repeat() && !inserted.contains(message.getConvId() + '\t' + message.getSeq())) {
-        // A new seq whose msgId is stored already, at another seq: the sequencer reused an id.
-        log.error("message {} of {} at seq {} not stored: its msgId is stored already at another seq",
-            message.getMsgId(), message.getConvId(), message.getSeq());
-      }
-    }
+        .bindArray("createTimes", Long.class, (Object[]) createTimes);
   }
 
   private static void markRecalled(Handle handle, ProjectionPlan plan) {

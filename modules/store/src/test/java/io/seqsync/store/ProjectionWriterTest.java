@@ -1,6 +1,7 @@
 package io.seqsync.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.seqsync.events.model.CommandRejected;
@@ -189,6 +190,26 @@ class ProjectionWriterTest {
   }
 
   @Test
+  void aNewMessageWhoseMsgIdIsStoredFailsAPlainInsertAndIsLeftOutOfAGuardedOne() {
+    apply(List.of(appended(DIRECT, 1)));
+    long storedMsgId = storedMessage(DIRECT, 1).msgId();
+    Event reusing = appended(DIRECT, 2);
+    ((MessageAppended) reusing.getPayload()).getMessage().setMsgId(storedMsgId);
+    List<Event> batch = List.of(appended(GROUP, 1), reusing, appended(DIRECT, 3));
+
+    assertThatThrownBy(() -> apply(batch)).isInstanceOf(ProjectionWriter.MessageConflict.class);
+    assertThat(seqs(DIRECT)).as("rolled back").containsExactly(1L);
+    assertThat(query("select conv_id from conversations")).as("rolled back").containsExactly(DIRECT);
+
+    ProjectionResult result = apply(batch, ProjectionWriter.NewMessages.GUARDED);
+    assertThat(result.outcomes()).hasSize(3);
+    assertThat(seqs(GROUP)).containsExactly(1L);
+    assertThat(seqs(DIRECT)).containsExactly(1L, 3L);
+    assertThat(storedMessage(DIRECT, 1).msgId()).isEqualTo(storedMsgId);
+    assertThat(latestSeq(DIRECT)).isEqualTo(3);
+  }
+
+  @Test
   void cursorsAndReadPositionsOnlyMoveForwardAndDraftsKeepTheLast() {
     apply(List.of(appended(DIRECT, 1)));
     Event cursorFive = event(DIRECT, new CursorAdvanced(1L, "phone", 5L));
@@ -245,7 +266,7 @@ class ProjectionWriterTest {
   void aRolledBackBatchLeavesNothingBehind() {
     try {
       jdbi.useTransaction(handle -> {
-        writer.apply(handle, List.of(appended(DIRECT, 1)));
+        writer.apply(handle, List.of(appended(DIRECT, 1)), ProjectionWriter.NewMessages.PLAIN);
         throw new IllegalStateException("the offsets could not be written");
       });
     } catch (IllegalStateException expected) {
@@ -255,8 +276,13 @@ class ProjectionWriterTest {
     assertThat(apply(List.of(appended(DIRECT, 1))).anomalies()).isEmpty();
   }
 
+  // As the projector applies a batch first.
   private ProjectionResult apply(List<Event> events) {
-    return jdbi.inTransaction(handle -> writer.apply(handle, events));
+    return apply(events, ProjectionWriter.NewMessages.PLAIN);
+  }
+
+  private ProjectionResult apply(List<Event> events, ProjectionWriter.NewMessages newMessages) {
+    return jdbi.inTransaction(handle -> writer.apply(handle, events, newMessages));
   }
 
   private static Event appended(String convId, long seq) {
