@@ -20,7 +20,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * {@link #bytes} copies records; {@link #avro} also decodes each send command and encodes the
  * {@code MessageAppended} event a sequencer would emit for it (D2's encoding, no state);
  * {@link #counter} also numbers each conversation's events previous + 1 in the sequencer's own
- * state store, its conversation seqs only (persistent, cached, changelogged: the least state that
+ * state store, its conversation seqs only (persistent, changelogged, uncached: the least state that
  * gives a seq surviving a crash, R3). The last two are floors under any sequencer of this design, not targets:
  * they show how much of the gap to the byte copy the event encoding and the seq state alone cost.
  */

@@ -14,8 +14,12 @@ import org.apache.kafka.streams.state.WindowStore;
  * written in the same exactly-once transaction as the events they cause. One store for all the
  * key-value kinds gives a task one RocksDB instance and one changelog partition where a store per
  * kind gave it seven, each opened at every start and rebalance and each with its own memtables and
- * block cache (measured: docs/benchmarks.md). Caching collapses repeated writes to one key (a busy
- * conversation's seq) into one changelog record per commit.
+ * block cache (measured: docs/benchmarks.md). Neither is cached: Streams flushes a task's cache at
+ * each commit and then waits for the producer, task after task, so a cached store made every commit
+ * a chain of produce requests (and of partitions added to the transaction) one after another;
+ * uncached, each write goes out as it happens and the first task's flush sends the rest. That costs
+ * a changelog record per write where the cache kept one per key and commit (docs/design.md,
+ * "Sequencer state").
  */
 public final class SequencerStores {
   /** The key-value state of every kind below. */
@@ -62,7 +66,7 @@ public final class SequencerStores {
 
   public static StoreBuilder<KeyValueStore<String, byte[]>> state() {
     return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STATE), Serdes.String(), Serdes.ByteArray())
-        .withCachingEnabled();
+        .withCachingDisabled();
   }
 
   /** Each conversation's latest seq in {@code store}. */
