@@ -3,7 +3,6 @@ package io.seqsync.ingress;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.seqsync.localstack.LocalPostgres;
 import java.net.http.HttpRequest;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,30 +24,27 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ErrorsApiTest {
   private static final String SEND = "/v1/conversations/d:1:2/messages";
-  private static final int MAX_CONTENT = 1024;
+  private static final int MAX_CONTENT = FetchStack.MAX_CONTENT_BYTES;
 
   @TempDir static Path dir;
-  private static LocalPostgres postgres;
-  private static CommandPublisher deadKafka;
+  private static FetchStack stack;
 
   private TestApp test;
   private String phone;
 
   @BeforeAll
   static void start() {
-    postgres = LocalPostgres.start(dir, 0);
-    deadKafka = UnreachableKafka.publisher();
+    stack = FetchStack.start(dir);
   }
 
   @AfterAll
   static void stop() {
-    deadKafka.close();
-    postgres.close();
+    stack.close();
   }
 
   @BeforeEach
   void app() {
-    test = new TestApp(postgres, deadKafka, new ReplyWaiter(), Duration.ofSeconds(1), MAX_CONTENT);
+    test = stack.app(Map.of());
     phone = test.token(1, "phone");
     test.rows.conversation("d:1:2", 1, 2).message("d:1:2", 1, 501, 2, "text", "hi")
         .message("d:1:2", 2, 502, 1, "system", "{}").message("d:1:2", 3, 503, 1, "text", "mine");
@@ -238,7 +234,7 @@ class ErrorsApiTest {
   void sendsWaitingForKafkaHoldUpNoOtherRequest() throws Exception {
     // Were these sends made on Jetty's selector threads, each would hold its thread for max.block.ms
     // (2 s) and every connection of that selector with it.
-    assertThat(deadKafka.publishesWithoutBlocking()).isFalse();
+    assertThat(stack.publisher().publishesWithoutBlocking()).isFalse();
     List<CompletableFuture<Http.Response>> sends = IntStream.range(0, 8)
         .mapToObj(i -> test.http.postAsync(SEND, phone, "{\"clientMsgId\":\"w" + i + "\",\"type\":\"text\",\"content\":\"x\"}"))
         .toList();

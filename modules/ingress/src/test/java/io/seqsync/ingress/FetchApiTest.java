@@ -3,7 +3,6 @@ package io.seqsync.ingress;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.seqsync.localstack.LocalPostgres;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.MessageQueries;
 import io.seqsync.store.StoredMessage;
@@ -33,28 +32,24 @@ class FetchApiTest {
   private static final String MESSAGES = "/v1/conversations/" + CONV + "/messages";
 
   @TempDir static Path dir;
-  private static LocalPostgres postgres;
-  // Nothing listens there: fetches never touch Kafka.
-  private static CommandPublisher publisher;
+  private static FetchStack stack;
 
   private TestApp test;
   private String phone;
 
   @BeforeAll
   static void start() {
-    postgres = LocalPostgres.start(dir, 0);
-    publisher = UnreachableKafka.publisher();
+    stack = FetchStack.start(dir);
   }
 
   @AfterAll
   static void stop() {
-    publisher.close();
-    postgres.close();
+    stack.close();
   }
 
   @BeforeEach
   void app() {
-    test = new TestApp(postgres, publisher, new ReplyWaiter(), Duration.ofSeconds(1), 1024);
+    test = stack.app(Map.of());
     test.rows.conversation(CONV, 1, 2).messages(CONV, 1, 120, 2);
     phone = test.token(1, "phone");
   }

@@ -6,10 +6,14 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * What a test that only fetches needs: a PostgreSQL of its own and a command publisher to an
- * address where nothing listens (fetches never touch Kafka). Apps on it get fresh databases.
+ * What a test whose requests never reach Kafka needs (fetches, handshakes, requests refused before
+ * anything is published): a PostgreSQL of its own and a command publisher to an address where
+ * nothing listens. Apps on it get fresh databases.
  */
 final class FetchStack implements AutoCloseable {
+  /** The largest message content (UTF-8 bytes) the apps on this stack accept. */
+  static final int MAX_CONTENT_BYTES = 1024;
+
   private final LocalPostgres postgres;
   private final CommandPublisher publisher;
 
@@ -25,7 +29,12 @@ final class FetchStack implements AutoCloseable {
 
   /** An ingress with {@code fetchSettings} ({@code fetch.*} properties) on a fresh database. */
   TestApp app(Map<String, String> fetchSettings) {
-    return new TestApp(postgres, publisher, new ReplyWaiter(), Duration.ofSeconds(1), 1024, fetchSettings, null);
+    return new TestApp(postgres, publisher, new ReplyWaiter(), Duration.ofSeconds(1), MAX_CONTENT_BYTES, fetchSettings, null);
+  }
+
+  /** The publisher the apps send commands to: it never reaches a broker. */
+  CommandPublisher publisher() {
+    return publisher;
   }
 
   @Override

@@ -2,9 +2,8 @@ package io.seqsync.ingress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.seqsync.localstack.LocalPostgres;
 import java.nio.file.Path;
-import java.time.Duration;
+import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterAll;
@@ -23,15 +22,13 @@ class GroupLimitsApiTest {
   private static final int MAX_MEMBERS = 10_000; // the default of sequencer.max-group-members
 
   @TempDir static Path dir;
-  private static LocalPostgres postgres;
-  private static CommandPublisher deadKafka;
+  private static FetchStack stack;
   private static TestApp test;
 
   @BeforeAll
   static void start() {
-    postgres = LocalPostgres.start(dir, 0);
-    deadKafka = UnreachableKafka.publisher();
-    test = new TestApp(postgres, deadKafka, new ReplyWaiter(), Duration.ofSeconds(1), 1024);
+    stack = FetchStack.start(dir);
+    test = stack.app(Map.of());
     test.rows.conversation(GROUP);
     test.database.jdbi().useHandle(handle -> {
       handle.execute("update conversations set owner_id = 1 where conv_id = ?", GROUP);
@@ -43,8 +40,7 @@ class GroupLimitsApiTest {
   @AfterAll
   static void stop() {
     test.close();
-    deadKafka.close();
-    postgres.close();
+    stack.close();
   }
 
   @Test

@@ -3,9 +3,7 @@ package io.seqsync.ingress;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.seqsync.localstack.LocalPostgres;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,27 +17,24 @@ import org.junit.jupiter.api.io.TempDir;
 /** The reconnect handshake (R13) over HTTP. */
 class SyncApiTest {
   @TempDir static Path dir;
-  private static LocalPostgres postgres;
-  private static CommandPublisher publisher;
+  private static FetchStack stack;
 
   private TestApp test;
   private String phone;
 
   @BeforeAll
   static void start() {
-    postgres = LocalPostgres.start(dir, 0);
-    publisher = UnreachableKafka.publisher();
+    stack = FetchStack.start(dir);
   }
 
   @AfterAll
   static void stop() {
-    publisher.close();
-    postgres.close();
+    stack.close();
   }
 
   @BeforeEach
   void app() {
-    test = new TestApp(postgres, publisher, new ReplyWaiter(), Duration.ofSeconds(1), 1024);
+    test = stack.app(Map.of());
     phone = test.token(1, "phone");
     test.rows
         .conversation("d:1:2", 1, 2).messages("d:1:2", 1, 5, 2)

@@ -3,12 +3,10 @@ package io.seqsync.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seqsync.events.ConvId;
-import io.seqsync.localstack.LocalPostgres;
 import io.seqsync.store.ConversationQueries.Membership;
 import io.seqsync.store.ConversationQueries.SyncRow;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.jdbi.v3.core.Handle;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -18,28 +16,26 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ConversationQueriesTest {
-  private static final AtomicInteger DATABASES = new AtomicInteger();
 
   @TempDir static Path dir;
-  private static LocalPostgres postgres;
+  private static TestDatabases databases;
 
   private Database database;
   private ConversationQueries queries;
 
   @BeforeAll
   static void startPostgres() {
-    postgres = LocalPostgres.start(dir, 0);
+    databases = TestDatabases.start(dir);
   }
 
   @AfterAll
   static void stopPostgres() {
-    postgres.close();
+    databases.close();
   }
 
   @BeforeEach
   void freshDatabase() {
-    String url = postgres.createDatabase("conversations_" + DATABASES.incrementAndGet());
-    database = Database.open(url, postgres.user(), postgres.password(), 2);
+    database = databases.fresh("conversations");
     queries = new ConversationQueries(database.jdbi());
   }
 

@@ -3,10 +3,8 @@ package io.seqsync.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.seqsync.localstack.LocalPostgres;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.LongStream;
 import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.AfterAll;
@@ -18,28 +16,26 @@ import org.junit.jupiter.api.io.TempDir;
 
 class MessageQueriesTest {
   private static final String CONV = "d:1:2";
-  private static final AtomicInteger DATABASES = new AtomicInteger();
 
   @TempDir static Path dir;
-  private static LocalPostgres postgres;
+  private static TestDatabases databases;
 
   private Database database;
   private MessageQueries queries;
 
   @BeforeAll
   static void startPostgres() {
-    postgres = LocalPostgres.start(dir, 0);
+    databases = TestDatabases.start(dir);
   }
 
   @AfterAll
   static void stopPostgres() {
-    postgres.close();
+    databases.close();
   }
 
   @BeforeEach
   void freshDatabase() {
-    String url = postgres.createDatabase("messages_" + DATABASES.incrementAndGet());
-    database = Database.open(url, postgres.user(), postgres.password(), 2);
+    database = databases.fresh("messages");
     queries = new MessageQueries(database.jdbi());
   }
 

@@ -15,13 +15,11 @@ import io.seqsync.events.model.MessageType;
 import io.seqsync.events.model.ReadAdvanced;
 import io.seqsync.events.model.RecallApplied;
 import io.seqsync.events.model.RejectReason;
-import io.seqsync.localstack.LocalPostgres;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
@@ -37,13 +35,12 @@ import org.slf4j.LoggerFactory;
 
 /** ProjectionWriter on a real PostgreSQL: one server per class, a fresh database per test. */
 class ProjectionWriterTest {
-  private static final AtomicInteger DATABASES = new AtomicInteger();
   private static final AtomicLong MSG_IDS = new AtomicLong(1_000);
   private static final String DIRECT = "d:1:2";
   private static final String GROUP = "g:team";
 
   @TempDir static Path dir;
-  private static LocalPostgres postgres;
+  private static TestDatabases databases;
 
   private final ProjectionWriter writer = new ProjectionWriter();
   private Database database;
@@ -51,18 +48,17 @@ class ProjectionWriterTest {
 
   @BeforeAll
   static void startPostgres() {
-    postgres = LocalPostgres.start(dir.resolve("postgres"), 0);
+    databases = TestDatabases.start(dir.resolve("postgres"));
   }
 
   @AfterAll
   static void stopPostgres() {
-    postgres.close();
+    databases.close();
   }
 
   @BeforeEach
   void openDatabase() {
-    String url = postgres.createDatabase("writer_" + DATABASES.incrementAndGet());
-    database = Database.open(url, postgres.user(), postgres.password(), 2);
+    database = databases.fresh("writer");
     jdbi = database.jdbi();
   }
 
