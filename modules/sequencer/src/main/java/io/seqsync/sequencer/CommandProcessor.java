@@ -28,6 +28,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -55,6 +56,7 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
   private final CommandValidator validator;
   private final long dedupWindowMs;
   private final int maxGroupMembers;
+  private final Supplier<CommitPacer> threadPacer;
 
   private ProcessorContext<Object, Object> context;
   private StateTable<Long> convSeq;
@@ -65,7 +67,9 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
   private GroupMembership groups;
   private MsgIdClock msgIds;
 
-  CommandProcessor(SeqsyncConfig.Sequencer settings) {
+  /** {@code threadPacer}: the calling stream thread's {@link CommitPacer}. */
+  CommandProcessor(SeqsyncConfig.Sequencer settings, Supplier<CommitPacer> threadPacer) {
+    this.threadPacer = threadPacer;
     this.validator = new CommandValidator(settings.maxContentBytes(), settings.maxGroupMembers());
     this.dedupWindowMs = settings.dedupWindow().toMillis();
     this.maxGroupMembers = settings.maxGroupMembers();
@@ -90,6 +94,11 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
 
   @Override
   public void process(Record<byte[], byte[]> record) {
+    handle(record);
+    threadPacer.get().processed(context.currentSystemTimeMs(), context::commit);
+  }
+
+  private void handle(Record<byte[], byte[]> record) {
     String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
     Command command;
     try {

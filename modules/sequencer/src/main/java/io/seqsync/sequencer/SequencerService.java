@@ -23,6 +23,8 @@ public final class SequencerService implements AutoCloseable {
 
   private static final int PRODUCER_LINGER_MS = 5;
   private static final int PRODUCER_BATCH_BYTES = 128 * 1024;
+  private static final long STREAMS_POLL_MS = 100;
+  private static final int PRODUCER_RETRY_BACKOFF_MS = 10;
 
   private final KafkaStreams streams;
 
@@ -76,6 +78,9 @@ public final class SequencerService implements AutoCloseable {
     props.put(StreamsConfig.STATE_DIR_CONFIG, config.dataDir().resolve("streams").toString());
     props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, settings.streamThreads());
     props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, settings.commitInterval().toMillis());
+    // Streams reads its commit timer only between polls: with its 100 ms poll, a command processed
+    // just after a commit waited for the next command, or up to 100 ms, to be committed.
+    props.put(StreamsConfig.POLL_MS_CONFIG, Math.min(settings.commitInterval().toMillis(), STREAMS_POLL_MS));
     props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.kafka().replicationFactor());
     // The early commit on uncommitted bytes only concerns transactional state stores, which are off;
     // left on, the stream thread asks every RocksDB store for its memtable size on each loop.
@@ -89,6 +94,9 @@ public final class SequencerService implements AutoCloseable {
     // (docs/benchmarks.md): the sequencer alone 42,450 events/s at 10 ms commits against 26,445 at
     // 20 ms without it; a send's numbered → committed p50 at 5,000/s moved within run-to-run spread.
     props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), PRODUCER_LINGER_MS);
+    // With Kafka's 100 ms backoff before a retry, the stream thread stopped for 110-160 ms four
+    // times in 20 s at 200 sends/s when commits followed each other closely (docs/design.md).
+    props.put(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG), PRODUCER_RETRY_BACKOFF_MS);
     // A crashed instance's partitions move after this long (the broker's minimum is 6 s).
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG),
         (int) settings.sessionTimeout().toMillis());

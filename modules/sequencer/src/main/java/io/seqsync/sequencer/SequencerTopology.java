@@ -21,7 +21,8 @@ public final class SequencerTopology {
     Topology topology = new Topology();
     topology.addSource(SOURCE, Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(),
         topics.commands().name());
-    topology.addProcessor(PROCESSOR, () -> new CommandProcessor(settings), SOURCE);
+    ThreadLocal<CommitPacer> pacers = ThreadLocal.withInitial(() -> new CommitPacer(settings.commitInterval()));
+    topology.addProcessor(PROCESSOR, () -> new CommandProcessor(settings, pacers::get), SOURCE);
     topology.addStateStore(SequencerStores.state(), PROCESSOR);
     topology.addStateStore(SequencerStores.dedup(settings.dedupWindow()), PROCESSOR);
     topology.addSink(CommandProcessor.EVENTS_SINK, topics.events().name(),

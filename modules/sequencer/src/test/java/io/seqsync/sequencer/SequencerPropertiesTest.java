@@ -1,0 +1,37 @@
+package io.seqsync.sequencer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.seqsync.config.ConfigLoader;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.Test;
+
+class SequencerPropertiesTest {
+  private static Properties streamsProperties(String commitInterval) {
+    return SequencerService.streamsProperties("localhost:9092",
+        ConfigLoader.of(Map.of("sequencer.commit-interval", commitInterval)));
+  }
+
+  @Test
+  void theStreamThreadPollsNoLongerThanACommitInterval() {
+    // Streams reads its commit timer only between polls: a longer poll would hold a processed
+    // command uncommitted until the next one arrived.
+    Properties props = streamsProperties("10ms");
+    assertThat(props.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo(10L);
+    assertThat(props.get(StreamsConfig.POLL_MS_CONFIG)).isEqualTo(10L);
+  }
+
+  @Test
+  void longCommitIntervalsKeepStreamsOwnPoll() {
+    assertThat(streamsProperties("1s").get(StreamsConfig.POLL_MS_CONFIG)).isEqualTo(100L);
+  }
+
+  @Test
+  void theProducerRetriesSoon() {
+    assertThat(streamsProperties("10ms").get(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG)))
+        .isEqualTo(10);
+  }
+}
