@@ -59,6 +59,7 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
   private final Supplier<CommitPacer> threadPacer;
 
   private ProcessorContext<Object, Object> context;
+  private Runnable askForCommit;
   private StateTable<Long> convSeq;
   private WindowStore<String, SentMessage> dedup;
   private StateTable<DedupEntry> recalls;
@@ -78,6 +79,7 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
   @Override
   public void init(ProcessorContext<Object, Object> context) {
     this.context = context;
+    this.askForCommit = context::commit;
     KeyValueStore<String, byte[]> state = context.getStateStore(SequencerStores.STATE);
     convSeq = SequencerStores.convSeq(state);
     dedup = context.getStateStore(SequencerStores.DEDUP);
@@ -95,7 +97,7 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
   @Override
   public void process(Record<byte[], byte[]> record) {
     handle(record);
-    threadPacer.get().processed(context.currentSystemTimeMs(), context::commit);
+    threadPacer.get().processed(context.currentSystemTimeMs(), askForCommit);
   }
 
   private void handle(Record<byte[], byte[]> record) {

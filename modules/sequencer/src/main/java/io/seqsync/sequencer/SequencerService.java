@@ -95,7 +95,7 @@ public final class SequencerService implements AutoCloseable {
     // 20 ms without it; a send's numbered → committed p50 at 5,000/s moved within run-to-run spread.
     props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), PRODUCER_LINGER_MS);
     // With Kafka's 100 ms backoff before a retry, the stream thread stopped for 110-160 ms four
-    // times in 20 s at 200 sends/s when commits followed each other closely (docs/design.md).
+    // times in 20 s at 200 sends/s in a variant that committed more often (docs/design.md).
     props.put(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG), PRODUCER_RETRY_BACKOFF_MS);
     // A crashed instance's partitions move after this long (the broker's minimum is 6 s).
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG),
