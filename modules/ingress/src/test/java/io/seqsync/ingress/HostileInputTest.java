@@ -198,6 +198,20 @@ class HostileInputTest {
   }
 
   private static Http.Response send(HostileRequests.Request request) {
+    try {
+      return sendOnce(request);
+    } catch (UncheckedIOException dropped) {
+      // The JDK client may reuse a pooled connection the server has just closed (after refusing the
+      // previous request) and gets no byte back; it retries a GET then, never a POST. Once more: a
+      // server that drops this request drops it again.
+      if (!String.valueOf(dropped.getMessage()).contains("received no bytes")) {
+        throw dropped;
+      }
+      return sendOnce(request);
+    }
+  }
+
+  private static Http.Response sendOnce(HostileRequests.Request request) {
     HttpRequest.Builder builder;
     try {
       builder = test.http.builder(request.path(), httpToken);
