@@ -4,19 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.http.HttpRequest;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Whatever a client sends, the answer is a JSON error with a fitting 4xx, never a 500; a
@@ -26,33 +22,18 @@ class ErrorsApiTest {
   private static final String SEND = "/v1/conversations/d:1:2/messages";
   private static final int MAX_CONTENT = FetchStack.MAX_CONTENT_BYTES;
 
-  @TempDir static Path dir;
-  private static FetchStack stack;
+  @RegisterExtension
+  static final FetchStackExtension stack = FetchStackExtension.appPerTest(Map.of());
 
   private TestApp test;
   private String phone;
 
-  @BeforeAll
-  static void start() {
-    stack = FetchStack.start(dir);
-  }
-
-  @AfterAll
-  static void stop() {
-    stack.close();
-  }
-
   @BeforeEach
-  void app() {
-    test = stack.app(Map.of());
+  void rows() {
+    test = stack.app();
     phone = test.token(1, "phone");
     test.rows.conversation("d:1:2", 1, 2).message("d:1:2", 1, 501, 2, "text", "hi")
         .message("d:1:2", 2, 502, 1, "system", "{}").message("d:1:2", 3, 503, 1, "text", "mine");
-  }
-
-  @AfterEach
-  void close() {
-    test.close();
   }
 
   @Test

@@ -11,7 +11,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,44 +18,26 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
 import java.util.zip.GZIPInputStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Fetch semantics (R8-R11, R16) and authentication, over HTTP, on rows written with plain SQL. */
 class FetchApiTest {
   private static final String CONV = "d:1:2";
   private static final String MESSAGES = "/v1/conversations/" + CONV + "/messages";
 
-  @TempDir static Path dir;
-  private static FetchStack stack;
+  @RegisterExtension
+  static final FetchStackExtension stack = FetchStackExtension.appPerTest(Map.of());
 
   private TestApp test;
   private String phone;
 
-  @BeforeAll
-  static void start() {
-    stack = FetchStack.start(dir);
-  }
-
-  @AfterAll
-  static void stop() {
-    stack.close();
-  }
-
   @BeforeEach
-  void app() {
-    test = stack.app(Map.of());
+  void rows() {
+    test = stack.app();
     test.rows.conversation(CONV, 1, 2).messages(CONV, 1, 120, 2);
     phone = test.token(1, "phone");
-  }
-
-  @AfterEach
-  void close() {
-    test.close();
   }
 
   @Test

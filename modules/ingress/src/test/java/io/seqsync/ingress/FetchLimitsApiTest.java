@@ -2,7 +2,6 @@ package io.seqsync.ingress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,38 +13,19 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** R23 over HTTP: the per-device rate limit and the lanes that keep paging from starving first screens. */
 class FetchLimitsApiTest {
   private static final String CONV = "d:1:2";
   private static final String MESSAGES = "/v1/conversations/" + CONV + "/messages";
 
-  @TempDir static Path dir;
-  private static FetchStack stack;
+  // Each test starts its app with the limits it is about.
+  @RegisterExtension
+  static final FetchStackExtension stack = FetchStackExtension.appOnRequest();
 
   private TestApp test;
-
-  @BeforeAll
-  static void start() {
-    stack = FetchStack.start(dir);
-  }
-
-  @AfterAll
-  static void stop() {
-    stack.close();
-  }
-
-  @AfterEach
-  void close() {
-    if (test != null) {
-      test.close();
-    }
-  }
 
   private void app(Map<String, String> fetchSettings) {
     test = stack.app(fetchSettings);

@@ -2,14 +2,12 @@ package io.seqsync.ingress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The group checks the ingress makes against the committed projection before anything is
@@ -21,26 +19,21 @@ class GroupLimitsApiTest {
   private static final String MEMBERS = "/v1/conversations/" + GROUP + "/members";
   private static final int MAX_MEMBERS = 10_000; // the default of sequencer.max-group-members
 
-  @TempDir static Path dir;
-  private static FetchStack stack;
+  // One app for both tests: the full group's rows are written once.
+  @RegisterExtension
+  static final FetchStackExtension stack = FetchStackExtension.appPerClass(Map.of());
+
   private static TestApp test;
 
   @BeforeAll
-  static void start() {
-    stack = FetchStack.start(dir);
-    test = stack.app(Map.of());
+  static void rows() {
+    test = stack.app();
     test.rows.conversation(GROUP);
     test.database.jdbi().useHandle(handle -> {
       handle.execute("update conversations set owner_id = 1 where conv_id = ?", GROUP);
       handle.execute("insert into conversation_members (conv_id, user_id, joined_seq)"
           + " select ?, id, 1 from generate_series(1, ?) as id", GROUP, MAX_MEMBERS);
     });
-  }
-
-  @AfterAll
-  static void stop() {
-    test.close();
-    stack.close();
   }
 
   @Test

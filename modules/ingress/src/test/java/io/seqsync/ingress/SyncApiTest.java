@@ -3,38 +3,24 @@ package io.seqsync.ingress;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The reconnect handshake (R13) over HTTP. */
 class SyncApiTest {
-  @TempDir static Path dir;
-  private static FetchStack stack;
+  @RegisterExtension
+  static final FetchStackExtension stack = FetchStackExtension.appPerTest(Map.of());
 
   private TestApp test;
   private String phone;
 
-  @BeforeAll
-  static void start() {
-    stack = FetchStack.start(dir);
-  }
-
-  @AfterAll
-  static void stop() {
-    stack.close();
-  }
-
   @BeforeEach
-  void app() {
-    test = stack.app(Map.of());
+  void rows() {
+    test = stack.app();
     phone = test.token(1, "phone");
     test.rows
         .conversation("d:1:2", 1, 2).messages("d:1:2", 1, 5, 2)
@@ -42,11 +28,6 @@ class SyncApiTest {
         .conversation("g:team", 1, 2, 3).messages("g:team", 1, 3, 1)
         .conversation("d:2:3", 2, 3).messages("d:2:3", 1, 9, 2)
         .deviceCursor(1, "phone", "d:1:2", 5);
-  }
-
-  @AfterEach
-  void close() {
-    test.close();
   }
 
   @Test

@@ -5,43 +5,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.seqsync.events.ConvId;
 import io.seqsync.store.ConversationQueries.Membership;
 import io.seqsync.store.ConversationQueries.SyncRow;
-import java.nio.file.Path;
 import java.util.Map;
 import org.jdbi.v3.core.Handle;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class ConversationQueriesTest {
 
-  @TempDir static Path dir;
-  private static TestDatabases databases;
+  @RegisterExtension
+  static final TestDatabases databases = new TestDatabases("conversations");
 
   private Database database;
   private ConversationQueries queries;
 
-  @BeforeAll
-  static void startPostgres() {
-    databases = TestDatabases.start(dir);
-  }
-
-  @AfterAll
-  static void stopPostgres() {
-    databases.close();
-  }
-
   @BeforeEach
-  void freshDatabase() {
-    database = databases.fresh("conversations");
+  void queriesOnTheTestsDatabase() {
+    database = databases.database();
     queries = new ConversationQueries(database.jdbi());
-  }
-
-  @AfterEach
-  void closeDatabase() {
-    database.close();
   }
 
   @Test

@@ -3,45 +3,26 @@ package io.seqsync.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.LongStream;
 import org.jdbi.v3.core.Jdbi;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class MessageQueriesTest {
   private static final String CONV = "d:1:2";
 
-  @TempDir static Path dir;
-  private static TestDatabases databases;
+  @RegisterExtension
+  static final TestDatabases databases = new TestDatabases("messages");
 
   private Database database;
   private MessageQueries queries;
 
-  @BeforeAll
-  static void startPostgres() {
-    databases = TestDatabases.start(dir);
-  }
-
-  @AfterAll
-  static void stopPostgres() {
-    databases.close();
-  }
-
   @BeforeEach
-  void freshDatabase() {
-    database = databases.fresh("messages");
+  void queriesOnTheTestsDatabase() {
+    database = databases.database();
     queries = new MessageQueries(database.jdbi());
-  }
-
-  @AfterEach
-  void closeDatabase() {
-    database.close();
   }
 
   @Test

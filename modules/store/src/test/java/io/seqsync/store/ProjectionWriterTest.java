@@ -15,7 +15,6 @@ import io.seqsync.events.model.MessageType;
 import io.seqsync.events.model.ReadAdvanced;
 import io.seqsync.events.model.RecallApplied;
 import io.seqsync.events.model.RejectReason;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,12 +24,9 @@ import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import org.assertj.core.groups.Tuple;
 import org.jdbi.v3.core.Jdbi;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
 
 /** ProjectionWriter on a real PostgreSQL: one server per class, a fresh database per test. */
@@ -39,32 +35,15 @@ class ProjectionWriterTest {
   private static final String DIRECT = "d:1:2";
   private static final String GROUP = "g:team";
 
-  @TempDir static Path dir;
-  private static TestDatabases databases;
+  @RegisterExtension
+  static final TestDatabases databases = new TestDatabases("writer");
 
   private final ProjectionWriter writer = new ProjectionWriter();
-  private Database database;
   private Jdbi jdbi;
 
-  @BeforeAll
-  static void startPostgres() {
-    databases = TestDatabases.start(dir.resolve("postgres"));
-  }
-
-  @AfterAll
-  static void stopPostgres() {
-    databases.close();
-  }
-
   @BeforeEach
-  void openDatabase() {
-    database = databases.fresh("writer");
-    jdbi = database.jdbi();
-  }
-
-  @AfterEach
-  void closeDatabase() {
-    database.close();
+  void jdbiOfTheTestsDatabase() {
+    jdbi = databases.database().jdbi();
   }
 
   @Test

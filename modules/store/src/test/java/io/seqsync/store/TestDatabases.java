@@ -1,31 +1,65 @@
 package io.seqsync.store;
 
 import io.seqsync.localstack.LocalPostgres;
-import java.nio.file.Path;
+import io.seqsync.localstack.TemporaryDirectory;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
-/** One PostgreSQL server for a test class, and a fresh migrated database whenever a test asks. */
-final class TestDatabases implements AutoCloseable {
+/**
+ * One PostgreSQL server for a test class (register this in a static field with
+ * {@code @RegisterExtension}), in a temporary directory of its own, and a fresh migrated database
+ * for every test: no test sees another's rows. Extension callbacks run before the class's
+ * {@code @BeforeEach} methods, so those find {@link #database()} open.
+ */
+final class TestDatabases implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
   private static final AtomicInteger DATABASES = new AtomicInteger();
 
-  private final LocalPostgres postgres;
+  private final String prefix;
+  private TemporaryDirectory dir;
+  private LocalPostgres postgres;
+  private Database database;
 
-  private TestDatabases(LocalPostgres postgres) {
-    this.postgres = postgres;
-  }
-
-  static TestDatabases start(Path dir) {
-    return new TestDatabases(LocalPostgres.start(dir, 0));
-  }
-
-  /** A new database named after {@code prefix}, migrated, with a pool of two connections. */
-  Database fresh(String prefix) {
-    String url = postgres.createDatabase(prefix + "_" + DATABASES.incrementAndGet());
-    return Database.open(url, postgres.user(), postgres.password(), 2);
+  /** Databases named after {@code prefix} (letters, digits, underscores). */
+  TestDatabases(String prefix) {
+    this.prefix = prefix;
   }
 
   @Override
-  public void close() {
-    postgres.close();
+  public void beforeAll(ExtensionContext context) {
+    dir = TemporaryDirectory.create("test-databases-");
+    postgres = LocalPostgres.start(dir.path(), 0);
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) {
+    // try-with-resources stops PostgreSQL before deleting the directory it wrote in, and skips
+    // what never started.
+    try (TemporaryDirectory closingDir = dir; LocalPostgres closingPostgres = postgres) {
+      dir = null;
+      postgres = null;
+    }
+  }
+
+  @Override
+  public void beforeEach(ExtensionContext context) {
+    String url = postgres.createDatabase(prefix + "_" + DATABASES.incrementAndGet());
+    database = Database.open(url, postgres.user(), postgres.password(), 2);
+  }
+
+  @Override
+  public void afterEach(ExtensionContext context) {
+    if (database != null) {
+      database.close();
+      database = null;
+    }
+  }
+
+  /** This test's database, migrated, with a pool of two connections. */
+  Database database() {
+    return database;
   }
 }
