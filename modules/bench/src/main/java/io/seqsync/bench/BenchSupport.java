@@ -2,14 +2,14 @@ package io.seqsync.bench;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
+import io.seqsync.localstack.TemporaryDirectory;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 import org.slf4j.LoggerFactory;
 
 /** What every benchmark needs around its measurement: quiet logs, named threads, clean-up, the load. */
@@ -38,16 +38,10 @@ public final class BenchSupport {
 
   /** Deletes {@code root} and everything below it, best effort (a temporary directory left behind is said). */
   public static void deleteTree(Path root) {
-    try (Stream<Path> paths = Files.walk(root)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(path -> {
-        try {
-          Files.deleteIfExists(path);
-        } catch (IOException e) {
-          // best effort
-        }
-      });
-    } catch (IOException e) {
-      System.err.println("  (could not delete " + root + ": " + e.getMessage() + ")");
+    try {
+      TemporaryDirectory.deleteTree(root);
+    } catch (UncheckedIOException e) {
+      System.err.println("  (could not delete " + root + ": " + e.getCause().getMessage() + ")");
     }
   }
 

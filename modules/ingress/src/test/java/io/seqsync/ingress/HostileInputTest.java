@@ -11,6 +11,7 @@ import io.seqsync.events.model.Command;
 import io.seqsync.localstack.EmbeddedKafka;
 import io.seqsync.localstack.LocalPostgres;
 import io.seqsync.localstack.LocalRedis;
+import io.seqsync.localstack.TemporaryDirectory;
 import io.seqsync.sequencer.CommandValidator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,7 +22,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -102,11 +102,9 @@ class HostileInputTest {
   }
 
   @AfterContainer
-  static void stop() throws IOException {
+  static void stop() {
     Stream.<AutoCloseable>of(bystander, test, commands, publisher, redis, kafka, postgres).forEach(HostileInputTest::close);
-    try (Stream<Path> files = Files.walk(dir)) {
-      files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-    }
+    TemporaryDirectory.deleteTree(dir);
   }
 
   @Property(tries = 250)

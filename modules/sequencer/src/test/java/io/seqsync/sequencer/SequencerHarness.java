@@ -7,17 +7,16 @@ import io.seqsync.events.Topics;
 import io.seqsync.events.model.Command;
 import io.seqsync.events.model.DuplicateCommand;
 import io.seqsync.events.model.Event;
+import io.seqsync.localstack.TemporaryDirectory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.stream.Stream;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
@@ -96,10 +95,6 @@ final class SequencerHarness implements AutoCloseable {
   @Override
   public void close() {
     driver.close();
-    try (Stream<Path> files = Files.walk(stateDir)) {
-      files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    TemporaryDirectory.deleteTree(stateDir);
   }
 }
