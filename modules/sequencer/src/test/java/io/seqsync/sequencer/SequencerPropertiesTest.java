@@ -25,6 +25,13 @@ class SequencerPropertiesTest {
   }
 
   @Test
+  void theDefaultCommitIntervalIsTwentyMilliseconds() {
+    Properties props = SequencerService.streamsProperties("localhost:9092", ConfigLoader.of(Map.of()));
+    assertThat(props.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo(20L);
+    assertThat(props.get(StreamsConfig.POLL_MS_CONFIG)).isEqualTo(20L);
+  }
+
+  @Test
   void longCommitIntervalsKeepStreamsOwnPoll() {
     assertThat(streamsProperties("1s").get(StreamsConfig.POLL_MS_CONFIG)).isEqualTo(100L);
   }
