@@ -73,8 +73,8 @@ public final class ConfigLoader {
             duration("sequencer.dedup-window", Duration.ofHours(24)),
             integer("sequencer.stream-threads", 1),
             // A send is answered after the transaction that numbers it commits, so not Streams' 100 ms;
-            // 20 ms rather than 10: a commit's fixed CPU, spent half as often, kept the 5,000/s tail
-            // short on the slower machines (docs/design.md, "Commit interval").
+            // 20 ms rather than 10: fewer commits, each with its own cost to the broker and the client,
+            // kept the 5,000/s tail short on the slower machines (docs/design.md, "Commit interval").
             duration("sequencer.commit-interval", Duration.ofMillis(20)),
             duration("sequencer.session-timeout", Duration.ofSeconds(10)),
             integer("sequencer.max-content-bytes", 64 * 1024),
