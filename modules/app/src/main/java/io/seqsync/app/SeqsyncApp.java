@@ -12,6 +12,7 @@ import io.seqsync.ingress.ReplyWaiter;
 import io.seqsync.ingress.Tokens;
 import io.seqsync.localstack.LocalStack;
 import io.seqsync.projector.ConversationIndexer;
+import io.seqsync.projector.DeliveryProjector;
 import io.seqsync.projector.Projector;
 import io.seqsync.projector.PushPublisher;
 import io.seqsync.sequencer.SequencerService;
@@ -20,6 +21,8 @@ import io.seqsync.store.ConversationIndexRebuild;
 import io.seqsync.store.ConversationList;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.Database;
+import io.seqsync.store.DeliveryLedger;
+import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.MessageQueries;
 import java.net.URI;
 import java.time.Duration;
@@ -75,12 +78,15 @@ public final class SeqsyncApp implements AutoCloseable {
     projector.addCommitListener(new ConversationIndexer(database.jdbi(), index));
     projector.addCommitListener(new PushPublisher(database.jdbi(), redis));
     projector.start();
+    own(new DeliveryProjector(kafka, topics.telemetry(), config.delivery().groupId(), database,
+        new DeliveryLedger(config.delivery().renderTarget()), config.projector().retryBackoff(), registry)).start();
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()));
     ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), stack.redisUri(), LISTENERS_READY));
     PushHub pushes = own(new PushHub().subscribe(redisUri.getHost(), redisUri.getPort()));
     ingress = own(new IngressApp(IngressSettings.from(config), publisher, replies,
         new MessageQueries(database.jdbi()), new ConversationQueries(database.jdbi()),
-        new ConversationList(redis, new ConversationIndexRebuild(database.jdbi(), index)), pushes, tokens, registry));
+        new ConversationList(redis, new ConversationIndexRebuild(database.jdbi(), index)), pushes, tokens, registry,
+        topics.telemetry(), new DeliveryQueries(database.jdbi(), config.delivery().renderTarget())));
     ingress.start();
   }
 

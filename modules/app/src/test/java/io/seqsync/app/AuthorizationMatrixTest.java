@@ -54,6 +54,10 @@ class AuthorizationMatrixTest extends EndToEndTest {
       new Route("acks", conv -> new Call("POST", "/v1/acks",
           "{\"acks\":[{\"convId\":\"" + conv + "\",\"seq\":1}]}"), 202, true),
       new Route("reads", conv -> new Call("POST", "/v1/reads", "{\"convId\":\"" + conv + "\",\"seq\":1}"), 202, true),
+      new Route("rendered", conv -> new Call("POST", "/v1/telemetry/rendered", "{\"items\":[{\"msgId\":\"1\",\"convId\":\""
+          + conv + "\",\"seq\":1,\"sendTime\":1,\"renderTime\":2}]}"), 202, true),
+      new Route("render failures", conv -> new Call("POST", "/v1/telemetry/failures", "{\"items\":[{\"msgId\":\"1\","
+          + "\"convId\":\"" + conv + "\",\"seq\":1,\"reason\":\"unsupported\"}]}"), 202, true),
       new Route("list", conv -> new Call("GET", "/v1/conversations", null), 200, false),
       new Route("sync", conv -> new Call("POST", "/v1/sync", "{\"cursors\":{\"" + conv + "\":0}}"), 200, false),
       new Route("create group", conv -> new Call("POST", "/v1/groups",

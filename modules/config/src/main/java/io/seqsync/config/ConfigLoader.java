@@ -90,7 +90,9 @@ public final class ConfigLoader {
             duration("projector.retry-backoff", Duration.ofSeconds(1))),
         new SeqsyncConfig.Fetch(integer("fetch.rate", 50), integer("fetch.burst", 200),
             lane("first-screen", Math.max(1, poolSize / 2), 64, Duration.ofSeconds(2)),
-            lane("paging", Math.max(1, poolSize / 8), 16, Duration.ofMillis(500))));
+            lane("paging", Math.max(1, poolSize / 8), 16, Duration.ofMillis(500))),
+        new SeqsyncConfig.Delivery(string("delivery.group-id", "seqsync-delivery"),
+            duration("delivery.render-target", Duration.ofSeconds(2))));
   }
 
   private SeqsyncConfig.Fetch.Lane lane(String name, int concurrency, int queue, Duration wait) {

@@ -11,7 +11,7 @@ import java.util.Optional;
  */
 public record SeqsyncConfig(
     Path dataDir, Kafka kafka, Postgres postgres, Redis redis, Sequencer sequencer, Http http, Auth auth,
-    Projector projector, Fetch fetch) {
+    Projector projector, Fetch fetch, Delivery delivery) {
 
   public SeqsyncConfig {
     // Each lane holds at most its concurrency in connections: together they leave the projector,
@@ -99,6 +99,18 @@ public record SeqsyncConfig(
       require(!groupId.isBlank(), "projector.group-id must not be blank");
       require(maxPollRecords > 0, "projector.max-poll-records must be positive");
       require(!retryBackoff.isNegative(), "projector.retry-backoff must not be negative");
+    }
+  }
+
+  /**
+   * Delivery acceptance (R17, R24): the consumer group that projects clients' delivery reports into
+   * PostgreSQL, and the send-to-render time within which a message counts as delivered on time;
+   * a render later than that is filed as a negative case with its cause.
+   */
+  public record Delivery(String groupId, Duration renderTarget) {
+    public Delivery {
+      require(!groupId.isBlank(), "delivery.group-id must not be blank");
+      require(renderTarget.toMillis() > 0, "delivery.render-target must be positive");
     }
   }
 

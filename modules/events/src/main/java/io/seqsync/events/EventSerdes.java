@@ -1,6 +1,7 @@
 package io.seqsync.events;
 
 import io.seqsync.events.model.Command;
+import io.seqsync.events.model.DeliveryReport;
 import io.seqsync.events.model.DuplicateCommand;
 import io.seqsync.events.model.Event;
 
@@ -10,6 +11,8 @@ public final class EventSerdes {
   private static final AvroSerde<Event> EVENT = new AvroSerde<>(Event.getClassSchema(), SchemaHistory.released());
   private static final AvroSerde<DuplicateCommand> DUPLICATE =
       new AvroSerde<>(DuplicateCommand.getClassSchema(), SchemaHistory.released());
+  private static final AvroSerde<DeliveryReport> DELIVERY_REPORT =
+      new AvroSerde<>(DeliveryReport.getClassSchema(), SchemaHistory.released());
 
   private EventSerdes() {}
 
@@ -23,5 +26,9 @@ public final class EventSerdes {
 
   public static AvroSerde<DuplicateCommand> duplicate() {
     return DUPLICATE;
+  }
+
+  public static AvroSerde<DeliveryReport> deliveryReport() {
+    return DELIVERY_REPORT;
   }
 }

@@ -2,6 +2,7 @@ package io.seqsync.events;
 
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.model.Command;
+import io.seqsync.events.model.DeliveryReport;
 import io.seqsync.events.model.DuplicateCommand;
 import io.seqsync.events.model.Event;
 import java.util.List;
@@ -18,11 +19,13 @@ public final class Topics {
   private static final String WEEK_MS = String.valueOf(7L * 24 * 3600 * 1000);
   private static final String DAY_MS = String.valueOf(24L * 3600 * 1000);
   private static final String MONTH_MS = String.valueOf(30L * 24 * 3600 * 1000);
+  private static final String QUARTER_MS = String.valueOf(92L * 24 * 3600 * 1000);
 
   private final Topic<String, Command> commands;
   private final Topic<String, Event> events;
   private final Topic<String, DuplicateCommand> replies;
   private final Topic<byte[], byte[]> deadLetters;
+  private final Topic<String, DeliveryReport> telemetry;
 
   private Topics(String prefix, int partitions) {
     // Commands are consumed once by the sequencer; a week leaves room for an outage.
@@ -36,6 +39,9 @@ public final class Topics {
         Map.of("retention.ms", DAY_MS));
     deadLetters = new Topic<>(prefix + "commands.dlq", 1, Serdes.ByteArray(), Serdes.ByteArray(),
         Map.of("retention.ms", MONTH_MS));
+    // Delivery reports feed monthly figures reviewed each quarter (R24): a quarter can be replayed.
+    telemetry = new Topic<>(prefix + "telemetry", partitions, Serdes.String(), EventSerdes.deliveryReport(),
+        Map.of("retention.ms", QUARTER_MS));
   }
 
   public static Topics from(SeqsyncConfig.Kafka kafka) {
@@ -62,7 +68,12 @@ public final class Topics {
     return deadLetters;
   }
 
+  /** Clients' delivery reports (R17, R24), keyed by convId; read by the delivery projector. */
+  public Topic<String, DeliveryReport> telemetry() {
+    return telemetry;
+  }
+
   public List<Topic<?, ?>> all() {
-    return List.of(commands, events, replies, deadLetters);
+    return List.of(commands, events, replies, deadLetters, telemetry);
   }
 }

@@ -3,6 +3,7 @@ package io.seqsync.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seqsync.events.model.Command;
+import io.seqsync.events.model.DeliveryReport;
 import io.seqsync.events.model.DuplicateCommand;
 import io.seqsync.events.model.Event;
 import java.util.List;
@@ -21,7 +22,8 @@ import org.junit.jupiter.api.Test;
 class SchemaCompatibilityTest {
 
   static List<Schema> topicSchemas() {
-    return List.of(Command.getClassSchema(), Event.getClassSchema(), DuplicateCommand.getClassSchema());
+    return List.of(Command.getClassSchema(), Event.getClassSchema(), DuplicateCommand.getClassSchema(),
+        DeliveryReport.getClassSchema());
   }
 
   @ParameterizedTest

@@ -15,12 +15,11 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.Serializer;
 
 /**
- * Produces commands to the commands topic, keyed by convId, with an idempotent producer and
- * {@code acks=all}: a completed future means the command is durably in Kafka and will be
- * sequenced. A failed one (broker unreachable, timed out) means it may or may not be there; a
+ * Produces commands to the commands topic (and clients' delivery reports to theirs), keyed by
+ * convId, with an idempotent producer and {@code acks=all}: a completed future means the command
+ * is durably in Kafka and will be sequenced. A failed one (broker unreachable, timed out) means it may or may not be there; a
  * retry with the same clientMsgId is safe either way (R4). {@link #publishesWithoutBlocking()} tells
  * whether a publish now returns without waiting. Thread-safe; one per process.
  */
@@ -38,7 +37,6 @@ public final class CommandPublisher implements AutoCloseable {
   private static final long NON_BLOCKING_ACK_AGE_NANOS = TimeUnit.SECONDS.toNanos(60);
 
   private final Topic<String, Command> topic;
-  private final Serializer<Command> commands;
   private final KafkaProducer<String, byte[]> producer;
   private final Admin admin;
   private volatile boolean closed;
@@ -51,7 +49,6 @@ public final class CommandPublisher implements AutoCloseable {
   /** {@code linger}: how long the producer waits for more commands to send with one (http.command-linger). */
   public CommandPublisher(String bootstrapServers, Topic<String, Command> commandsTopic, Duration linger) {
     this.topic = commandsTopic;
-    this.commands = commandsTopic.valueSerde().serializer();
     this.producer = new KafkaProducer<>(Map.of(
         ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
         ProducerConfig.CLIENT_ID_CONFIG, "seqsync-ingress",
@@ -72,14 +69,22 @@ public final class CommandPublisher implements AutoCloseable {
 
   /** Produces {@code command} keyed by its convId; completes once the broker acknowledged it. */
   public CompletableFuture<RecordMetadata> publish(Command command) {
+    return publish(topic, command.getConvId(), command);
+  }
+
+  /**
+   * Produces {@code value} to another of seqsync's topics with the same producer (the telemetry's
+   * delivery reports); completes once the broker acknowledged it.
+   */
+  public <V> CompletableFuture<RecordMetadata> publish(Topic<String, V> to, String key, V value) {
     CompletableFuture<RecordMetadata> acked = new CompletableFuture<>();
     long size = 0;
     try {
-      byte[] value = commands.serialize(topic.name(), command);
-      size = value.length;
+      byte[] bytes = to.valueSerde().serializer().serialize(to.name(), value);
+      size = bytes.length;
       unackedBytes.addAndGet(size);
       long sent = size;
-      producer.send(new ProducerRecord<>(topic.name(), command.getConvId(), value), (metadata, error) -> {
+      producer.send(new ProducerRecord<>(to.name(), key, bytes), (metadata, error) -> {
         unackedBytes.addAndGet(-sent);
         if (error != null) {
           acked.completeExceptionally(error);

@@ -2,7 +2,6 @@ package io.seqsync.ingress;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.seqsync.events.UserIds;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -66,17 +65,7 @@ final class GroupRequests {
   }
 
   private static long userId(JsonNode value, String field) {
-    if (value.isTextual()) {
-      return UserIds.parse(value.textValue()).orElseThrow(() -> invalidUserId(field));
-    }
-    if (value.isIntegralNumber() && value.canConvertToLong() && value.longValue() > 0) {
-      return value.longValue();
-    }
-    throw invalidUserId(field);
-  }
-
-  private static ApiException invalidUserId(String field) {
-    return ApiException.badRequest("invalid_field", field + " must be a user id (a positive 64-bit decimal string)");
+    return Json.id(value, field, "a user id");
   }
 
   /** The ids in order, {@code first} leading. */

@@ -4,9 +4,13 @@ import io.javalin.Javalin;
 import io.javalin.json.JavalinJackson;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.seqsync.events.Topic;
+import io.seqsync.events.model.DeliveryReport;
 import io.seqsync.store.ConversationList;
 import io.seqsync.store.ConversationQueries;
+import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.MessageQueries;
+import java.time.Clock;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -20,7 +24,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The HTTP ingress (API.md): Javalin serving the pull API, with the pages of messages and the
  * sends served by {@link MessagesRoute} in front of it. Every {@code /v1} route needs a bearer
- * token; {@code /health} and {@code /metrics} do not. Takes its dependencies ready-made and owns
+ * token; {@code /health}, {@code /metrics} and {@code /ops/delivery} (aggregates only, for operators
+ * and scrapers, like the metrics) do not. Takes its dependencies ready-made and owns
  * none of them but its HTTP server and worker threads: the caller closes the publisher, the
  * waiter, the database and the registry after {@link #close()}.
  */
@@ -42,7 +47,7 @@ public final class IngressApp implements AutoCloseable {
 
   public IngressApp(IngressSettings settings, CommandPublisher publisher, ReplyWaiter replies, MessageQueries messages,
       ConversationQueries conversations, ConversationList list, PushHub pushes, TokenVerifier tokens,
-      PrometheusMeterRegistry registry) {
+      PrometheusMeterRegistry registry, Topic<String, DeliveryReport> telemetry, DeliveryQueries deliveryFigures) {
     this.settings = settings;
     this.workers = Executors.newFixedThreadPool(WORKERS, daemonThreads("ingress-worker-"));
     AccessControl access = new AccessControl(conversations, messages);
@@ -56,6 +61,7 @@ public final class IngressApp implements AutoCloseable {
     SyncService syncs = new SyncService(conversations);
     SyncEndpoint handshake = new SyncEndpoint(syncs);
     OpsEndpoints ops = new OpsEndpoints(conversations, publisher, replies, registry, workers);
+    DeliveryEndpoints delivery = new DeliveryEndpoints(access, publisher, telemetry, deliveryFigures, Clock.systemUTC());
     Authentication authentication = new Authentication(tokens);
     StreamEndpoint stream = new StreamEndpoint(authentication, access, publisher, syncs, pushes);
     HttpMetrics metrics = new HttpMetrics(registry);
@@ -103,9 +109,12 @@ public final class IngressApp implements AutoCloseable {
       config.routes.post("/v1/sync", fetchGuard.firstScreen(handshake::sync));
       config.routes.post("/v1/groups", groups::create);
       config.routes.post("/v1/conversations/{convId}/members", groups::changeMembers);
+      config.routes.post("/v1/telemetry/rendered", delivery::rendered);
+      config.routes.post("/v1/telemetry/failures", delivery::failures);
       config.routes.ws(Authentication.STREAM_PATH, stream::configure);
       config.routes.get("/health", ops::health);
       config.routes.get("/metrics", ops::metrics);
+      config.routes.get("/ops/delivery", delivery::figures);
     });
   }
 

@@ -7,7 +7,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.seqsync.events.UserIds;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * JSON in and out. Request bodies are read as a tree and their fields checked one by one, so a
@@ -90,6 +94,50 @@ final class Json {
       throw ApiException.badRequest("invalid_field", field + " must be a non-negative integer");
     }
     return value.longValue();
+  }
+
+  /**
+   * A required id: a positive 64-bit integer as a canonical decimal string (API.md, Ids), or a JSON
+   * integer; {@code what} names it in the 400 ("a user id").
+   */
+  static long id(JsonNode value, String field, String what) {
+    if (value != null && value.isTextual()) {
+      Optional<Long> id = UserIds.parse(value.textValue());
+      if (id.isPresent()) {
+        return id.get();
+      }
+    } else if (value != null && value.isIntegralNumber() && value.canConvertToLong() && value.longValue() > 0) {
+      return value.longValue();
+    }
+    throw ApiException.badRequest("invalid_field", field + " must be " + what + " (a positive 64-bit decimal string)");
+  }
+
+  /**
+   * The required array {@code body[field]} of 1 to {@code max} objects, each shaped like
+   * {@code shape} (named in the 400); more than {@code max} is a 413 {@code tooManyCode}.
+   */
+  static List<ObjectNode> objects(ObjectNode body, String field, int max, String tooManyCode, String shape) {
+    JsonNode items = body.get(field);
+    if (items == null || items.isNull()) {
+      throw ApiException.badRequest("missing_field", field + " is required");
+    }
+    if (!items.isArray()) {
+      throw ApiException.badRequest("invalid_field", field + " must be an array, not " + kind(items));
+    }
+    if (items.isEmpty()) {
+      throw ApiException.badRequest("invalid_field", field + " must not be empty");
+    }
+    if (items.size() > max) {
+      throw ApiException.tooLarge(tooManyCode, "at most " + max + " " + field + " per request, got " + items.size());
+    }
+    List<ObjectNode> objects = new ArrayList<>(items.size());
+    for (int i = 0; i < items.size(); i++) {
+      if (!(items.get(i) instanceof ObjectNode item)) {
+        throw ApiException.badRequest("invalid_field", field + "[" + i + "] must be an object " + shape);
+      }
+      objects.add(item);
+    }
+    return objects;
   }
 
   static String kind(JsonNode node) {

@@ -69,15 +69,21 @@ final class PositionEndpoints {
     return new Commands(caller.userId(), caller.deviceId());
   }
 
-  // 202 once the broker acknowledged every command (acks=all): then none of them can be lost.
   private void accept(Context ctx, List<Command> commands) {
-    CompletableFuture<?>[] published = commands.stream().map(publisher::publish).toArray(CompletableFuture[]::new);
-    ctx.future(() -> CompletableFuture.allOf(published).handle((done, error) -> {
+    answerWhenDurable(ctx, commands.stream().map(publisher::publish).toList(),
+        "not every command could be written to Kafka; retry (positions only move forward)");
+  }
+
+  /**
+   * 202 once the broker acknowledged every record of {@code published} (acks=all): then none of
+   * them can be lost; a 503 saying {@code retryHint} when one failed. For delivery reports too.
+   */
+  static void answerWhenDurable(Context ctx, List<? extends CompletableFuture<?>> published, String retryHint) {
+    ctx.future(() -> CompletableFuture.allOf(published.toArray(CompletableFuture[]::new)).handle((done, error) -> {
       if (error != null) {
-        throw new CompletionException(ApiException.unavailable("kafka_unavailable",
-            "not every command could be written to Kafka; retry (positions only move forward)"));
+        throw new CompletionException(ApiException.unavailable("kafka_unavailable", retryHint));
       }
-      ctx.status(202).json(new Views.PositionsAccepted(commands.size(), "accepted"));
+      ctx.status(202).json(new Views.PositionsAccepted(published.size(), "accepted"));
       return null;
     }));
   }

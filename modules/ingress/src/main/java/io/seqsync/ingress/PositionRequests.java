@@ -23,25 +23,10 @@ final class PositionRequests {
 
   /** {@code {"acks":[{"convId","seq"}, ...]}}: 1 to {@link #MAX_ACKS} items. */
   static List<Position> acks(ObjectNode body) {
-    JsonNode acks = body.get("acks");
-    if (acks == null || acks.isNull()) {
-      throw ApiException.badRequest("missing_field", "acks is required");
-    }
-    if (!acks.isArray()) {
-      throw ApiException.badRequest("invalid_field", "acks must be an array, not " + Json.kind(acks));
-    }
-    if (acks.isEmpty()) {
-      throw ApiException.badRequest("invalid_field", "acks must not be empty");
-    }
-    if (acks.size() > MAX_ACKS) {
-      throw ApiException.tooLarge("too_many_acks", "at most " + MAX_ACKS + " acks per request, got " + acks.size());
-    }
-    List<Position> positions = new ArrayList<>(acks.size());
-    for (int i = 0; i < acks.size(); i++) {
-      if (!(acks.get(i) instanceof ObjectNode item)) {
-        throw ApiException.badRequest("invalid_field", "acks[" + i + "] must be an object {convId, seq}");
-      }
-      positions.add(position(item, "acks[" + i + "]."));
+    List<ObjectNode> items = Json.objects(body, "acks", MAX_ACKS, "too_many_acks", "{convId, seq}");
+    List<Position> positions = new ArrayList<>(items.size());
+    for (int i = 0; i < items.size(); i++) {
+      positions.add(position(items.get(i), "acks[" + i + "]."));
     }
     return positions;
   }
@@ -61,10 +46,15 @@ final class PositionRequests {
   }
 
   private static Position position(ObjectNode item, String prefix) {
+    return new Position(convId(item, prefix), Json.seq(item.get("seq"), prefix + "seq"));
+  }
+
+  /** {@code item.convId}, a conversation id; {@code prefix} names the item in the 400. */
+  static ConvId convId(ObjectNode item, String prefix) {
     JsonNode convId = item.get("convId");
     if (convId == null || !convId.isTextual()) {
       throw ApiException.badRequest("invalid_field", prefix + "convId must be a string");
     }
-    return new Position(AccessControl.convId(convId.textValue()), Json.seq(item.get("seq"), prefix + "seq"));
+    return AccessControl.convId(convId.textValue());
   }
 }

@@ -4,8 +4,12 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.seqsync.store.ConversationList;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.ConversationQueries.SyncRow;
+import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.StoredMessage;
+import java.time.Duration;
+import java.time.LocalDate;
 import java.util.List;
+import java.util.Map;
 
 /** The JSON shapes of the answers (API.md): records serialized by {@link Json#MAPPER}. */
 final class Views {
@@ -53,8 +57,30 @@ final class Views {
     }
   }
 
-  /** 202 to acks, read reports and drafts: every command is durably in Kafka. */
+  /** 202 to acks, read reports, drafts and delivery reports: every record is durably in Kafka. */
   record PositionsAccepted(int accepted, String status) {}
+
+  /**
+   * GET /ops/delivery (R24): the period (UTC days, {@code to} exclusive), the render target, the sends,
+   * those another member rendered and those rendered within the target, their rates (null without
+   * sends), the send-to-render latency of each delivered send's first render, and the negative cases by cause.
+   */
+  record DeliveryFigures(String from, String to, long renderTargetMs, long sends, long delivered, long deliveredOnTime,
+      Double deliveryRate, Double onTimeRate, Latency latencyMs, Map<String, Long> cases) {
+    static DeliveryFigures of(LocalDate from, LocalDate to, Duration renderTarget, DeliveryQueries.Report report) {
+      return new DeliveryFigures(from.toString(), to.toString(), renderTarget.toMillis(), report.sends(),
+          report.delivered(), report.onTime(), rate(report.delivered(), report.sends()),
+          rate(report.onTime(), report.sends()),
+          new Latency(report.p50Millis(), report.p90Millis(), report.p99Millis(), report.maxMillis()), report.cases());
+    }
+
+    private static Double rate(long part, long whole) {
+      return whole == 0 ? null : (double) part / whole;
+    }
+  }
+
+  /** Percentiles in milliseconds, null when nothing was measured. */
+  record Latency(Long p50, Long p90, Long p99, Long max) {}
 
   /** GET /v1/conversations/{convId} (R14); name and members (decimal strings) for groups only. */
   record Activation(String convId, String kind, @JsonInclude(JsonInclude.Include.NON_NULL) String name,

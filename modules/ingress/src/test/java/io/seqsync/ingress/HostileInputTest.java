@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.events.ConvId;
 import io.seqsync.events.TopicAdmin;
 import io.seqsync.events.Topics;
 import io.seqsync.events.model.Command;
+import io.seqsync.events.model.DeliveryReport;
 import io.seqsync.localstack.EmbeddedKafka;
 import io.seqsync.localstack.LocalPostgres;
 import io.seqsync.localstack.LocalRedis;
@@ -63,7 +65,8 @@ class HostileInputTest {
   private static LocalRedis redis;
   private static CommandPublisher publisher;
   private static ReplyWaiter waiter;
-  private static CommandTap commands;
+  private static TopicTap<Command> commands;
+  private static TopicTap<DeliveryReport> reports;
   private static TestApp test;
   private static RawHttp raw;
   private static String httpToken;
@@ -89,7 +92,8 @@ class HostileInputTest {
     TopicAdmin.ensure(kafka.bootstrapServers(), topics, (short) 1);
     publisher = new CommandPublisher(kafka.bootstrapServers(), topics.commands(), config.http().commandLinger());
     waiter = new ReplyWaiter(); // not listening: sends answer 202 once Kafka has them
-    commands = new CommandTap(kafka.bootstrapServers(), topics.commands().name());
+    commands = new TopicTap<>(kafka.bootstrapServers(), topics.commands());
+    reports = new TopicTap<>(kafka.bootstrapServers(), topics.telemetry());
     test = new TestApp(postgres, publisher, waiter, Duration.ZERO, MAX_CONTENT, Map.of(), URI.create(redis.uri()));
     test.rows.conversation("d:1:2", 1, 2).message("d:1:2", 1, 501, 2, "text", "hi")
         .message("d:1:2", 2, 502, 1, "text", "mine").message("d:1:2", 3, 503, 1, "system", "{}")
@@ -103,7 +107,7 @@ class HostileInputTest {
 
   @AfterContainer
   static void stop() {
-    Stream.<AutoCloseable>of(bystander, test, commands, publisher, redis, kafka, postgres).forEach(HostileInputTest::close);
+    Stream.<AutoCloseable>of(bystander, test, commands, reports, publisher, redis, kafka, postgres).forEach(HostileInputTest::close);
     TemporaryDirectory.deleteTree(dir);
   }
 
@@ -116,19 +120,23 @@ class HostileInputTest {
       assertThat(request.body().getBytes(StandardCharsets.UTF_8).length)
           .as("connection dropped (%s) for %s", dropped.getMessage(), request).isGreaterThan(BODY_THE_SERVER_MAY_LEAVE_UNREAD);
       assertThat(producedBy(HTTP_USER)).as("commands produced by the dropped %s", request).isEmpty();
+      assertThat(reported()).as("reports produced by the dropped %s", request).isEmpty();
       assertThat(test.http.get("/health", null).status()).isEqualTo(200);
       return;
     }
 
     assertThat(response.status()).as("%s -> %s", request, response.body()).isBetween(200, 499);
     List<Command> produced = producedBy(HTTP_USER);
+    List<DeliveryReport> reported = reported();
     if (response.status() >= 300) {
       assertErrorBody(response.json(), request.toString());
       assertThat(response.headers().firstValue("Content-Type").orElse("")).startsWith("application/json");
       assertThat(produced).as("commands produced by the refused %s", request).isEmpty();
+      assertThat(reported).as("reports produced by the refused %s", request).isEmpty();
     } else if (response.headers().firstValue("Content-Type").orElse("").startsWith("application/json")
         && response.json().has("accepted")) {
-      assertThat(produced).as("commands of %s", request).hasSize(response.json().get("accepted").asInt());
+      assertThat(produced.size() + reported.size()).as("commands and reports of %s", request)
+          .isEqualTo(response.json().get("accepted").asInt());
     }
   }
 
@@ -233,6 +241,22 @@ class HostileInputTest {
       }
     }
     return produced;
+  }
+
+  // Only the HTTP user reports (the stream takes no reports), for itself, about a message it may name.
+  private static List<DeliveryReport> reported() {
+    List<DeliveryReport> reported = new ArrayList<>();
+    for (ConsumerRecord<String, DeliveryReport> record : reports.drain()) {
+      DeliveryReport report = record.value();
+      assertThat(report.getUserId()).as("%s", report).isEqualTo(HTTP_USER);
+      assertThat(report.getDeviceId()).isEqualTo("phone");
+      assertThat(record.key()).isEqualTo(report.getConvId());
+      assertThat(ConvId.parse(report.getConvId())).as("%s", report).isPresent();
+      assertThat(report.getMsgId()).isPositive();
+      assertThat(report.getSeq()).isPositive();
+      reported.add(report);
+    }
+    return reported;
   }
 
   private static void assertErrorBody(JsonNode body, String what) {

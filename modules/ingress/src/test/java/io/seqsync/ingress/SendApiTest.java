@@ -63,7 +63,7 @@ class SendApiTest {
   private static ReplyWaiter waiter;
   private static JedisPooled announcer;
   private static KafkaProducer<String, DuplicateCommand> replies;
-  private static CommandTap commands;
+  private static TopicTap<Command> commands;
 
   private TestApp test;
   private String phone;
@@ -82,7 +82,7 @@ class SendApiTest {
     announcer = new JedisPooled(redisUri.getHost(), redisUri.getPort());
     replies = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
         ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), EventSerdes.duplicate().serializer());
-    commands = new CommandTap(kafka.bootstrapServers(), topics.commands().name());
+    commands = new TopicTap<>(kafka.bootstrapServers(), topics.commands());
   }
 
   @AfterAll

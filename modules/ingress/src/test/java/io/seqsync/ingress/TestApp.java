@@ -4,12 +4,14 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.events.Topics;
 import io.seqsync.localstack.LocalPostgres;
 import io.seqsync.store.ConversationIndex;
 import io.seqsync.store.ConversationIndexRebuild;
 import io.seqsync.store.ConversationList;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.Database;
+import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.MessageQueries;
 import java.net.URI;
 import java.time.Duration;
@@ -54,7 +56,8 @@ final class TestApp implements AutoCloseable {
     app = new IngressApp(new IngressSettings("127.0.0.1", 0, replyBudget, maxContentBytes,
         config.sequencer().maxGroupMembers(), config.fetch()), publisher, waiter,
         new MessageQueries(database.jdbi()), new ConversationQueries(database.jdbi()), list(redisUri), new PushHub(), tokens,
-        registry)
+        registry, Topics.from(config.kafka()).telemetry(),
+        new DeliveryQueries(database.jdbi(), config.delivery().renderTarget()))
         .start();
     http = new Http(app.port());
   }

@@ -1,0 +1,113 @@
+package io.seqsync.store;
+
+import io.seqsync.events.model.DeliveryReport;
+import io.seqsync.events.model.RenderFailed;
+import io.seqsync.events.model.Rendered;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.PreparedBatch;
+
+/**
+ * Writes clients' delivery reports (R17, R24) into {@code message_renders} and the negative-case
+ * library {@code delivery_cases}, in the caller's transaction. Each report is matched with the
+ * stored message it names (msgId, convId and seq must all agree): a client only renders what it
+ * fetched or was pushed, both after the message was stored, so a report that matches nothing is
+ * wrong or forged and is only counted. Every row has the report's natural key and is inserted
+ * with {@code on conflict do nothing}: a report delivered twice changes nothing. Thread-safe: holds
+ * only its target.
+ */
+public final class DeliveryLedger {
+  /** Why a delivery is a negative case: the root-cause classes of the library. */
+  public enum Cause {
+    /** The device could not render the message (R17); the client's reason is the detail. */
+    RENDER_FAILED,
+    /** Rendered before it was sent by the two clients' clocks: the latency cannot be told. */
+    CLOCK_SKEW,
+    /** Late, and most of the time passed before the server numbered it (sender's network, retries, ingress). */
+    SLOW_SEND,
+    /** Late, and most of the time passed after it was numbered (push or pull, an offline receiver, rendering). */
+    SLOW_DELIVERY;
+
+    /** The value stored in {@code delivery_cases.cause}. */
+    public String column() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /**
+   * What one batch of reports wrote: rows new to the tables (a report seen before adds none), and
+   * the reports that name no stored message.
+   */
+  public record Recorded(int renders, int cases, int unmatched) {}
+
+  private record StoredMessage(String convId, long seq, long senderId, long createTime) {}
+
+  private final long targetMillis;
+
+  /** {@code renderTarget}: a render later than this after the send is a negative case. */
+  public DeliveryLedger(Duration renderTarget) {
+    this.targetMillis = renderTarget.toMillis();
+  }
+
+  /** The cause of a render that missed the target, or null for one on time. Times in epoch ms. */
+  public Cause lateCause(long sendTime, long createTime, long renderTime) {
+    if (renderTime < sendTime) {
+      return Cause.CLOCK_SKEW;
+    }
+    if (renderTime - sendTime <= targetMillis) {
+      return null;
+    }
+    return createTime - sendTime >= renderTime - createTime ? Cause.SLOW_SEND : Cause.SLOW_DELIVERY;
+  }
+
+  /** Writes {@code reports} with {@code handle}, in its transaction. */
+  public Recorded apply(Handle handle, List<DeliveryReport> reports) {
+    Map<Long, StoredMessage> stored = storedMessages(handle, reports);
+    PreparedBatch renders = handle.prepareBatch("insert into message_renders (msg_id, user_id, device_id, conv_id, seq,"
+        + " sender_id, send_time, create_time, render_time) values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing");
+    PreparedBatch cases = handle.prepareBatch("insert into delivery_cases (msg_id, user_id, device_id, cause, conv_id,"
+        + " seq, create_time, latency_ms, detail, reported_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing");
+    int unmatched = 0;
+    for (DeliveryReport report : reports) {
+      StoredMessage message = stored.get(report.getMsgId());
+      if (message == null || !message.convId().equals(report.getConvId()) || message.seq() != report.getSeq()) {
+        unmatched++;
+        continue;
+      }
+      if (report.getOutcome() instanceof Rendered rendered) {
+        renders.add(report.getMsgId(), report.getUserId(), report.getDeviceId(), report.getConvId(), report.getSeq(),
+            message.senderId(), rendered.getSendTime(), message.createTime(), rendered.getRenderTime());
+        Cause cause = lateCause(rendered.getSendTime(), message.createTime(), rendered.getRenderTime());
+        if (cause != null) {
+          cases.add(report.getMsgId(), report.getUserId(), report.getDeviceId(), cause.column(), report.getConvId(),
+              report.getSeq(), message.createTime(), rendered.getRenderTime() - rendered.getSendTime(), null,
+              report.getReceivedAt());
+        }
+      } else if (report.getOutcome() instanceof RenderFailed failed) {
+        cases.add(report.getMsgId(), report.getUserId(), report.getDeviceId(), Cause.RENDER_FAILED.column(),
+            report.getConvId(), report.getSeq(), message.createTime(), null, failed.getReason(), report.getReceivedAt());
+      }
+    }
+    return new Recorded(inserted(renders), inserted(cases), unmatched);
+  }
+
+  private static int inserted(PreparedBatch batch) {
+    return batch.size() == 0 ? 0 : IntStream.of(batch.execute()).sum();
+  }
+
+  private static Map<Long, StoredMessage> storedMessages(Handle handle, List<DeliveryReport> reports) {
+    Long[] msgIds = reports.stream().map(DeliveryReport::getMsgId).distinct().toArray(Long[]::new);
+    Map<Long, StoredMessage> stored = new HashMap<>();
+    handle.createQuery("select msg_id, conv_id, seq, sender_id, create_time from messages where msg_id = any(?)")
+        .bindArray(0, Long.class, (Object[]) msgIds)
+        .map((row, ctx) -> Map.entry(row.getLong("msg_id"), new StoredMessage(row.getString("conv_id"),
+            row.getLong("seq"), row.getLong("sender_id"), row.getLong("create_time"))))
+        .forEach(entry -> stored.put(entry.getKey(), entry.getValue()));
+    return stored;
+  }
+}

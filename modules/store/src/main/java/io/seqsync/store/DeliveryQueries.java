@@ -1,0 +1,74 @@
+package io.seqsync.store;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * Delivery acceptance over a period (R24): of the messages users sent in it, how many another member
+ * rendered, how many within the target, the send-to-render latency of their first such render, and
+ * the negative cases by cause. Counted per sent message, so a group message rendered by a hundred
+ * members weighs as one send, not a hundred. Thread-safe: holds only the (thread-safe) Jdbi.
+ */
+public final class DeliveryQueries {
+  /**
+   * The figures of one period. {@code delivered}: sends another member rendered; {@code onTime}: of
+   * those, the ones whose first render came within the target; latencies (ms) over the delivered
+   * ones whose clocks agree (a render not before its send), null when there are none; cases: the
+   * library's count per cause, of the messages sent in the period.
+   */
+  public record Report(long sends, long delivered, long onTime, Long p50Millis, Long p90Millis, Long p99Millis,
+      Long maxMillis, Map<String, Long> cases) {
+    public Report {
+      cases = Map.copyOf(cases);
+    }
+  }
+
+  // Users' messages of the period (not system notices or recall notices), each with its first render by
+  // someone other than its sender; latencies by the two clients' clocks.
+  private static final String FIGURES = "with sent as ("
+      + " select msg_id, sender_id from messages"
+      + " where create_time >= :from and create_time < :to and type not in ('system', 'recall')"
+      + "), firsts as ("
+      + " select r.msg_id, min(r.render_time - r.send_time) as latency"
+      + " from message_renders r join sent s on s.msg_id = r.msg_id and r.user_id <> s.sender_id"
+      + " group by r.msg_id"
+      + ") select (select count(*) from sent) as sends, count(*) as delivered,"
+      + " count(*) filter (where latency between 0 and :target) as on_time,"
+      + " percentile_disc(0.5) within group (order by latency) filter (where latency >= 0) as p50,"
+      + " percentile_disc(0.9) within group (order by latency) filter (where latency >= 0) as p90,"
+      + " percentile_disc(0.99) within group (order by latency) filter (where latency >= 0) as p99,"
+      + " max(latency) filter (where latency >= 0) as max from firsts";
+
+  private final Jdbi jdbi;
+  private final long targetMillis;
+
+  public DeliveryQueries(Jdbi jdbi, Duration renderTarget) {
+    this.jdbi = jdbi;
+    this.targetMillis = renderTarget.toMillis();
+  }
+
+  /** The figures for the messages created in [{@code fromMillis}, {@code toMillis}). */
+  public Report report(long fromMillis, long toMillis) {
+    return jdbi.inTransaction(handle -> {
+      Map<String, Long> cases = new TreeMap<>();
+      handle.createQuery("select cause, count(*) as n from delivery_cases"
+              + " where create_time >= :from and create_time < :to group by cause")
+          .bind("from", fromMillis).bind("to", toMillis)
+          .map((row, ctx) -> Map.entry(row.getString("cause"), row.getLong("n")))
+          .forEach(entry -> cases.put(entry.getKey(), entry.getValue()));
+      return handle.createQuery(FIGURES)
+          .bind("from", fromMillis).bind("to", toMillis).bind("target", targetMillis)
+          .map((row, ctx) -> new Report(row.getLong("sends"), row.getLong("delivered"), row.getLong("on_time"),
+              (Long) row.getObject("p50"), (Long) row.getObject("p90"), (Long) row.getObject("p99"),
+              (Long) row.getObject("max"), cases))
+          .one();
+    });
+  }
+
+  /** The render target the on-time count uses. */
+  public Duration renderTarget() {
+    return Duration.ofMillis(targetMillis);
+  }
+}
