@@ -127,11 +127,12 @@ public final class DeliveryProjector implements AutoCloseable {
   }
 
   private void pollAndRecord() {
-    ConsumerRecords<String, byte[]> records = consumer.poll(POLL_TIMEOUT);
-    if (records.isEmpty()) {
-      return;
-    }
+    ConsumerRecords<String, byte[]> records = ConsumerRecords.empty();
     try {
+      records = consumer.poll(POLL_TIMEOUT);
+      if (records.isEmpty()) {
+        return;
+      }
       List<DeliveryReport> reports = decode(records);
       DeliveryLedger.Recorded recorded = reports.isEmpty() ? new DeliveryLedger.Recorded(0, 0, 0)
           : database.jdbi().inTransaction(handle -> ledger.apply(handle, reports));
