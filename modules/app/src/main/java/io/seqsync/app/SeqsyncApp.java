@@ -7,6 +7,7 @@ import io.seqsync.events.Topics;
 import io.seqsync.ingress.CommandPublisher;
 import io.seqsync.ingress.IngressApp;
 import io.seqsync.ingress.IngressSettings;
+import io.seqsync.ingress.IngressStores;
 import io.seqsync.ingress.PushHub;
 import io.seqsync.ingress.ReplyWaiter;
 import io.seqsync.ingress.Tokens;
@@ -16,6 +17,7 @@ import io.seqsync.projector.DeliveryProjector;
 import io.seqsync.projector.Projector;
 import io.seqsync.projector.PushPublisher;
 import io.seqsync.sequencer.SequencerService;
+import io.seqsync.store.ArchiveQueries;
 import io.seqsync.store.ConversationIndex;
 import io.seqsync.store.ConversationIndexRebuild;
 import io.seqsync.store.ConversationList;
@@ -23,6 +25,7 @@ import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.Database;
 import io.seqsync.store.DeliveryLedger;
 import io.seqsync.store.DeliveryQueries;
+import io.seqsync.store.MessageArchive;
 import io.seqsync.store.MessageQueries;
 import java.net.URI;
 import java.time.Duration;
@@ -78,15 +81,20 @@ public final class SeqsyncApp implements AutoCloseable {
     projector.addCommitListener(new ConversationIndexer(database.jdbi(), index));
     projector.addCommitListener(new PushPublisher(database.jdbi(), redis));
     projector.start();
+    if (!config.archive().interval().isZero()) {
+      own(new ArchiveSchedule(new MessageArchive(database.jdbi(), config.archive().hotDays()), config.archive().interval()));
+    }
     own(new DeliveryProjector(kafka, topics.telemetry(), config.delivery().groupId(), database,
         new DeliveryLedger(config.delivery().renderTarget()), config.projector().retryBackoff(), registry)).start();
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()));
     ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), stack.redisUri(), LISTENERS_READY));
     PushHub pushes = own(new PushHub().subscribe(redisUri.getHost(), redisUri.getPort()));
-    ingress = own(new IngressApp(IngressSettings.from(config), publisher, replies,
-        new MessageQueries(database.jdbi()), new ConversationQueries(database.jdbi()),
-        new ConversationList(redis, new ConversationIndexRebuild(database.jdbi(), index)), pushes, tokens, registry,
-        topics.telemetry(), new DeliveryQueries(database.jdbi(), config.delivery().renderTarget())));
+    IngressStores stores = new IngressStores(new MessageQueries(database.jdbi()), new ConversationQueries(database.jdbi()),
+        new ConversationList(redis, new ConversationIndexRebuild(database.jdbi(), index)),
+        new ArchiveQueries(database.jdbi(), config.archive().readBudget()),
+        new DeliveryQueries(database.jdbi(), config.delivery().renderTarget()));
+    ingress = own(new IngressApp(IngressSettings.from(config), publisher, replies, stores, pushes, tokens, registry,
+        topics.telemetry()));
     ingress.start();
   }
 

@@ -48,6 +48,7 @@ class AuthorizationMatrixTest extends EndToEndTest {
           "{\"clientMsgId\":\"" + UUID.randomUUID() + "\",\"type\":\"text\",\"content\":\"hi\"}"), 200, true),
       new Route("fetch", conv -> new Call("GET", messages(conv) + "?after=0", null), 200, true),
       new Route("fetch last", conv -> new Call("GET", messages(conv) + "?last=5", null), 200, true),
+      new Route("archive", conv -> new Call("GET", "/v1/archive/messages?convId=" + conv, null), 200, true),
       new Route("recall", conv -> new Call("POST", messages(conv) + "/" + sentByMember(conv) + "/recall", ""), 200, true),
       new Route("activation", conv -> new Call("GET", "/v1/conversations/" + conv, null), 200, true),
       new Route("draft", conv -> new Call("PUT", "/v1/conversations/" + conv + "/draft", "{\"text\":\"d\"}"), 202, true),

@@ -92,7 +92,9 @@ public final class ConfigLoader {
             lane("first-screen", Math.max(1, poolSize / 2), 64, Duration.ofSeconds(2)),
             lane("paging", Math.max(1, poolSize / 8), 16, Duration.ofMillis(500))),
         new SeqsyncConfig.Delivery(string("delivery.group-id", "seqsync-delivery"),
-            duration("delivery.render-target", Duration.ofSeconds(2))));
+            duration("delivery.render-target", Duration.ofSeconds(2))),
+        new SeqsyncConfig.Archive(integer("archive.hot-days", 45), duration("archive.interval", Duration.ofHours(1)),
+            duration("archive.read-budget", Duration.ofSeconds(3))));
   }
 
   private SeqsyncConfig.Fetch.Lane lane(String name, int concurrency, int queue, Duration wait) {

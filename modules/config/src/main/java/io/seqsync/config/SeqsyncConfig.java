@@ -11,7 +11,7 @@ import java.util.Optional;
  */
 public record SeqsyncConfig(
     Path dataDir, Kafka kafka, Postgres postgres, Redis redis, Sequencer sequencer, Http http, Auth auth,
-    Projector projector, Fetch fetch, Delivery delivery) {
+    Projector projector, Fetch fetch, Delivery delivery, Archive archive) {
 
   public SeqsyncConfig {
     // Each lane holds at most its concurrency in connections: together they leave the projector,
@@ -111,6 +111,19 @@ public record SeqsyncConfig(
     public Delivery {
       require(!groupId.isBlank(), "delivery.group-id must not be blank");
       require(renderTarget.toMillis() > 0, "delivery.render-target must be positive");
+    }
+  }
+
+  /**
+   * The hot and cold tiers of messages (R22): the hot table keeps {@code hotDays} days (UTC, today
+   * included); the archive job runs every {@code interval} (zero: never) and moves older days to the
+   * archive; an archive read gives up after {@code readBudget}.
+   */
+  public record Archive(int hotDays, Duration interval, Duration readBudget) {
+    public Archive {
+      require(hotDays >= 1, "archive.hot-days must be at least 1");
+      require(!interval.isNegative(), "archive.interval must not be negative");
+      require(readBudget.toMillis() > 0, "archive.read-budget must be positive");
     }
   }
 

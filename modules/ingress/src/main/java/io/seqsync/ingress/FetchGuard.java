@@ -39,8 +39,17 @@ final class FetchGuard {
 
   /** A handler that always runs in the first-screen lane. */
   Handler firstScreen(Handler handler) {
+    return inLane(firstScreen, handler);
+  }
+
+  /** A handler that always runs in the paging lane (the archive). */
+  Handler paging(Handler handler) {
+    return inLane(paging, handler);
+  }
+
+  private Handler inLane(Lane lane, Handler handler) {
     return ctx -> {
-      try (Lane.Permit running = admit(Authentication.caller(ctx), firstScreen)) {
+      try (Lane.Permit running = admit(Authentication.caller(ctx), lane)) {
         handler.handle(ctx);
       }
     };

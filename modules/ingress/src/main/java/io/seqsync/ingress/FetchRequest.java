@@ -51,7 +51,7 @@ record FetchRequest(Mode mode, long after, Long until, long before, int count) {
   }
 
   /** A decimal integer at least {@code min}, or null when the parameter is absent. */
-  private static Long number(Map<String, List<String>> query, String name, long min) {
+  static Long number(Map<String, List<String>> query, String name, long min) {
     List<String> values = query.get(name);
     if (values == null || values.isEmpty()) {
       return null;
@@ -75,7 +75,7 @@ record FetchRequest(Mode mode, long after, Long until, long before, int count) {
     return value;
   }
 
-  private static ApiException invalid(String message) {
+  static ApiException invalid(String message) {
     return ApiException.badRequest("invalid_parameter", message);
   }
 }

@@ -14,7 +14,10 @@ import io.seqsync.store.MessageQueries.Page;
  * {@code min(before - 1, latestSeq)}, for last latestSeq. A cursor ahead of latestSeq (R10)
  * answers the latest 20 with {@code realign: latestSeq}, {@code hasMore: false} and
  * {@code nextAfter: latestSeq}. A group member's pages never reach below {@code floor}, the seq
- * before the notice that added them. Thread-safe.
+ * before the notice that added them. A page that reaches below the hot tier (R22) carries an
+ * {@code archiveHint}: a forward page asked from below the conversation's archived seq, and a
+ * backward page with nothing older in the hot table while older messages the member may read
+ * are archived. Thread-safe.
  */
 final class FetchService {
   static final int REALIGN_PAGE = 20;
@@ -32,11 +35,12 @@ final class FetchService {
     return switch (request.mode()) {
       case LAST -> {
         Page page = messages.last(conv, request.count(), floor);
-        yield answer(page, page.lastSeqOr(page.latestSeq()), null);
+        yield answer(page, page.lastSeqOr(page.latestSeq()), null, reachedArchive(conv, page, floor));
       }
       case BEFORE -> {
         Page page = messages.before(conv, request.before(), request.count(), floor);
-        yield answer(page, page.lastSeqOr(Math.min(request.before() - 1, page.latestSeq())), null);
+        yield answer(page, page.lastSeqOr(Math.min(request.before() - 1, page.latestSeq())), null,
+            reachedArchive(conv, page, floor));
       }
       case AFTER, FROM_CURSOR -> {
         long after = request.mode() == FetchRequest.Mode.AFTER
@@ -48,14 +52,26 @@ final class FetchService {
         if (after > page.latestSeq()) {
           Page latest = messages.last(conv, REALIGN_PAGE, floor);
           yield new Views.Fetched(Views.Message.of(latest.messages()), false, latest.latestSeq(), latest.latestSeq(),
-              latest.latestSeq());
+              latest.latestSeq(), null);
         }
-        yield answer(page, page.lastSeqOr(from), null);
+        // Asked from below the hot floor: the page starts at the floor, the rest is in the archive.
+        yield answer(page, page.lastSeqOr(from), null, from < page.archivedSeq() ? hint(conv, page) : null);
       }
     };
   }
 
-  private static Views.Fetched answer(Page page, long nextAfter, Long realign) {
-    return new Views.Fetched(Views.Message.of(page.messages()), page.hasMore(), nextAfter, page.latestSeq(), realign);
+  // A backward page (or the latest ones) that found nothing older in the hot table, where older
+  // messages the member may read are archived.
+  private static Views.ArchiveHint reachedArchive(String convId, Page page, long floor) {
+    return !page.hasMore() && page.archivedSeq() > floor ? hint(convId, page) : null;
+  }
+
+  private static Views.ArchiveHint hint(String convId, Page page) {
+    return new Views.ArchiveHint(convId, page.archivedSeq());
+  }
+
+  private static Views.Fetched answer(Page page, long nextAfter, Long realign, Views.ArchiveHint archiveHint) {
+    return new Views.Fetched(Views.Message.of(page.messages()), page.hasMore(), nextAfter, page.latestSeq(), realign,
+        archiveHint);
   }
 }

@@ -52,6 +52,12 @@ final class FetchedJson {
       if (page.realign() != null) { // @JsonInclude(NON_NULL) on the record
         json.writeNumberField("realign", page.realign());
       }
+      if (page.archiveHint() != null) {
+        json.writeObjectFieldStart("archiveHint");
+        json.writeStringField("convId", page.archiveHint().convId());
+        json.writeNumberField("archivedSeq", page.archiveHint().archivedSeq());
+        json.writeEndObject();
+      }
       json.writeEndObject();
     }
   }

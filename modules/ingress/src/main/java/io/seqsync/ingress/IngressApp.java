@@ -6,9 +6,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.events.Topic;
 import io.seqsync.events.model.DeliveryReport;
-import io.seqsync.store.ConversationList;
 import io.seqsync.store.ConversationQueries;
-import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.MessageQueries;
 import java.time.Clock;
 import java.util.concurrent.ExecutorService;
@@ -45,10 +43,11 @@ public final class IngressApp implements AutoCloseable {
   private final ExecutorService workers;
   private final Javalin javalin;
 
-  public IngressApp(IngressSettings settings, CommandPublisher publisher, ReplyWaiter replies, MessageQueries messages,
-      ConversationQueries conversations, ConversationList list, PushHub pushes, TokenVerifier tokens,
-      PrometheusMeterRegistry registry, Topic<String, DeliveryReport> telemetry, DeliveryQueries deliveryFigures) {
+  public IngressApp(IngressSettings settings, CommandPublisher publisher, ReplyWaiter replies, IngressStores stores,
+      PushHub pushes, TokenVerifier tokens, PrometheusMeterRegistry registry, Topic<String, DeliveryReport> telemetry) {
     this.settings = settings;
+    MessageQueries messages = stores.messages();
+    ConversationQueries conversations = stores.conversations();
     this.workers = Executors.newFixedThreadPool(WORKERS, daemonThreads("ingress-worker-"));
     AccessControl access = new AccessControl(conversations, messages);
     CommandRoundTrip roundTrip =
@@ -57,11 +56,12 @@ public final class IngressApp implements AutoCloseable {
     PositionEndpoints positions =
         new PositionEndpoints(settings.maxContentBytes(), access, publisher, conversations);
     GroupEndpoints groups = new GroupEndpoints(settings.maxGroupMembers(), access, conversations, roundTrip);
-    ConversationListEndpoint conversationList = new ConversationListEndpoint(list);
+    ConversationListEndpoint conversationList = new ConversationListEndpoint(stores.list());
     SyncService syncs = new SyncService(conversations);
     SyncEndpoint handshake = new SyncEndpoint(syncs);
     OpsEndpoints ops = new OpsEndpoints(conversations, publisher, replies, registry, workers);
-    DeliveryEndpoints delivery = new DeliveryEndpoints(access, publisher, telemetry, deliveryFigures, Clock.systemUTC());
+    DeliveryEndpoints delivery = new DeliveryEndpoints(access, publisher, telemetry, stores.delivery(), Clock.systemUTC());
+    ArchiveEndpoint archive = new ArchiveEndpoint(access, stores.archive());
     Authentication authentication = new Authentication(tokens);
     StreamEndpoint stream = new StreamEndpoint(authentication, access, publisher, syncs, pushes);
     HttpMetrics metrics = new HttpMetrics(registry);
@@ -109,6 +109,7 @@ public final class IngressApp implements AutoCloseable {
       config.routes.post("/v1/sync", fetchGuard.firstScreen(handshake::sync));
       config.routes.post("/v1/groups", groups::create);
       config.routes.post("/v1/conversations/{convId}/members", groups::changeMembers);
+      config.routes.get("/v1/archive/messages", fetchGuard.paging(archive::messages));
       config.routes.post("/v1/telemetry/rendered", delivery::rendered);
       config.routes.post("/v1/telemetry/failures", delivery::failures);
       config.routes.ws(Authentication.STREAM_PATH, stream::configure);

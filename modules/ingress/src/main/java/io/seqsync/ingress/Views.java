@@ -44,9 +44,23 @@ final class Views {
   /** 200 to a recall: the recall notice, a message with its own seq. */
   record Recalled(Message notice, boolean duplicate) {}
 
-  /** A page of a fetch; realign only when the asked cursor was ahead of latestSeq (R10). */
+  /**
+   * A page of a fetch; realign only when the asked cursor was ahead of latestSeq (R10), archiveHint
+   * only when the page reached below the hot tier (R22).
+   */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  record Fetched(List<Message> messages, boolean hasMore, long nextAfter, long latestSeq, Long realign) {}
+  record Fetched(List<Message> messages, boolean hasMore, long nextAfter, long latestSeq, Long realign,
+      ArchiveHint archiveHint) {}
+
+  /**
+   * Where the hot tier ends (R22): every seq of convId up to archivedSeq is in the archive; GET
+   * /v1/archive/messages?convId= pages it, newest first, from there down.
+   */
+  record ArchiveHint(String convId, long archivedSeq) {}
+
+  /** GET /v1/archive/messages: archived messages, newest first; where the next page starts when hasMore. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  record Archived(List<Message> messages, boolean hasMore, Long nextBefore, Long nextBeforeSeq) {}
 
   /** The handshake answer (R13). */
   record Synced(List<SyncConversation> conversations, long serverTime) {}

@@ -27,10 +27,10 @@ class FetchedJsonTest {
     List<Views.Message> messages = List.of(plain, recalled, unicode, notice);
 
     for (Views.Fetched page : List.of(
-        new Views.Fetched(messages, true, 4, 500, null),
-        new Views.Fetched(messages, false, 500, 500, 500L),
-        new Views.Fetched(List.of(), false, 0, 0, null),
-        new Views.Fetched(List.of(unicode), false, Long.MAX_VALUE, Long.MAX_VALUE, 0L))) {
+        new Views.Fetched(messages, true, 4, 500, null, null),
+        new Views.Fetched(messages, false, 500, 500, 500L, null),
+        new Views.Fetched(List.of(), false, 0, 0, null, new Views.ArchiveHint("d:1:2", 40)),
+        new Views.Fetched(List.of(unicode), false, Long.MAX_VALUE, Long.MAX_VALUE, 0L, null))) {
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       FetchedJson.write(page, out);
       byte[] expected = Json.MAPPER.writeValueAsString(page).getBytes(StandardCharsets.UTF_8);
@@ -44,10 +44,11 @@ class FetchedJsonTest {
   void everyFieldOfTheRecordsIsWritten() throws IOException {
     Views.Message unicode = new Views.Message("3", "g:team", 3, "7", "laptop", "c-3", "file", UNICODE, 5, true);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    FetchedJson.write(new Views.Fetched(List.of(unicode), true, 3, 9, 9L), out);
+    FetchedJson.write(new Views.Fetched(List.of(unicode), true, 3, 9, 9L, new Views.ArchiveHint("g:team", 2)), out);
 
     JsonNode page = Http.JSON.readTree(out.toByteArray());
-    assertThat(fieldNames(page)).containsExactly("messages", "hasMore", "nextAfter", "latestSeq", "realign");
+    assertThat(fieldNames(page)).containsExactly("messages", "hasMore", "nextAfter", "latestSeq", "realign", "archiveHint");
+    assertThat(fieldNames(page.get("archiveHint"))).hasSize(Views.ArchiveHint.class.getRecordComponents().length);
     assertThat(fieldNames(page)).hasSize(Views.Fetched.class.getRecordComponents().length);
     JsonNode message = page.get("messages").get(0);
     assertThat(fieldNames(message)).hasSize(Views.Message.class.getRecordComponents().length);

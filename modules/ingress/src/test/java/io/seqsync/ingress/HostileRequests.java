@@ -51,6 +51,7 @@ final class HostileRequests {
       Route.of("POST", "/v1/sync", "{\"cursors\":{\"d:1:2\":1,\"g:team\":0}}", ""),
       Route.of("POST", "/v1/groups", "{\"name\":\"Team\",\"members\":[\"2\",\"3\"]}", ""),
       Route.of("POST", "/v1/conversations/{convId}/members", "{\"add\":[\"4\"],\"remove\":[\"1\"]}", ""),
+      Route.of("GET", "/v1/archive/messages", "", "convId before beforeSeq limit"),
       Route.of("POST", "/v1/telemetry/rendered",
           "{\"items\":[{\"msgId\":\"501\",\"convId\":\"d:1:2\",\"seq\":1,\"sendTime\":1000,\"renderTime\":1200}]}", ""),
       Route.of("POST", "/v1/telemetry/failures",

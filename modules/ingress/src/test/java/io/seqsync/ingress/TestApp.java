@@ -6,6 +6,7 @@ import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
 import io.seqsync.localstack.LocalPostgres;
+import io.seqsync.store.ArchiveQueries;
 import io.seqsync.store.ConversationIndex;
 import io.seqsync.store.ConversationIndexRebuild;
 import io.seqsync.store.ConversationList;
@@ -53,11 +54,12 @@ final class TestApp implements AutoCloseable {
     Map<String, String> properties = new HashMap<>(fetchSettings);
     properties.put("postgres.pool-size", Integer.toString(POOL_SIZE));
     SeqsyncConfig config = ConfigLoader.of(properties);
+    IngressStores stores = new IngressStores(new MessageQueries(database.jdbi()), new ConversationQueries(database.jdbi()),
+        list(redisUri), new ArchiveQueries(database.jdbi(), config.archive().readBudget()),
+        new DeliveryQueries(database.jdbi(), config.delivery().renderTarget()));
     app = new IngressApp(new IngressSettings("127.0.0.1", 0, replyBudget, maxContentBytes,
-        config.sequencer().maxGroupMembers(), config.fetch()), publisher, waiter,
-        new MessageQueries(database.jdbi()), new ConversationQueries(database.jdbi()), list(redisUri), new PushHub(), tokens,
-        registry, Topics.from(config.kafka()).telemetry(),
-        new DeliveryQueries(database.jdbi(), config.delivery().renderTarget()))
+        config.sequencer().maxGroupMembers(), config.fetch()), publisher, waiter, stores, new PushHub(), tokens,
+        registry, Topics.from(config.kafka()).telemetry())
         .start();
     http = new Http(app.port());
   }

@@ -15,11 +15,12 @@ import org.jdbi.v3.core.statement.PreparedBatch;
 /**
  * Writes clients' delivery reports (R17, R24) into {@code message_renders} and the negative-case
  * library {@code delivery_cases}, in the caller's transaction. Each report is matched with the
- * stored message it names (msgId, convId and seq must all agree): a client only renders what it
- * fetched or was pushed, both after the message was stored, so a report that matches nothing is
- * wrong or forged and is only counted. Every row has the report's natural key and is inserted
- * with {@code on conflict do nothing}: a report delivered twice changes nothing. Thread-safe: holds
- * only its target.
+ * stored message it names in the hot tier (msgId, convId and seq must all agree): a client only
+ * renders what it fetched or was pushed, both after the message was stored, so a report that
+ * matches nothing is wrong, forged, or about a message already archived (rendered more than the
+ * hot tier's days after its send, which is history browsing, not delivery); it is only counted.
+ * Every row has the report's natural key and is inserted with {@code on conflict do nothing}: a
+ * report delivered twice changes nothing. Thread-safe: holds only its target.
  */
 public final class DeliveryLedger {
   /** Why a delivery is a negative case: the root-cause classes of the library. */

@@ -25,11 +25,14 @@ public final class DeliveryQueries {
     }
   }
 
-  // Users' messages of the period (not system notices or recall notices), each with its first render by
-  // someone other than its sender; latencies by the two clients' clocks.
+  // Users' messages of the period (not system notices or recall notices), in the hot tier or the
+  // archive, each with its first render by someone other than its sender; latencies by the two
+  // clients' clocks.
+  private static final String SENT_IN = " where create_time >= :from and create_time < :to"
+      + " and type not in ('system', 'recall')";
   private static final String FIGURES = "with sent as ("
-      + " select msg_id, sender_id from messages"
-      + " where create_time >= :from and create_time < :to and type not in ('system', 'recall')"
+      + " select msg_id, sender_id from messages" + SENT_IN
+      + " union all select msg_id, sender_id from archived_messages" + SENT_IN
       + "), firsts as ("
       + " select r.msg_id, min(r.render_time - r.send_time) as latency"
       + " from message_renders r join sent s on s.msg_id = r.msg_id and r.user_id <> s.sender_id"

@@ -24,8 +24,9 @@ public final class MessageQueries {
   // A message's columns, read by index in message(): keep the order in step.
   private static final String MESSAGE_COLUMNS =
       "msg_id, conv_id, seq, sender_id, sender_device, client_msg_id, type, content, create_time, recalled";
-  // A page row: the watermark, then a message (all null when the conversation has none in range).
-  private static final String COLUMNS = "c.latest_seq, " + messageColumns("m");
+  // A page row: the watermark and the hot floor, then a message (all null when the conversation has
+  // none in range).
+  private static final String COLUMNS = "c.latest_seq, c.archived_seq, " + messageColumns("m");
 
   // Forward: after < seq <= least(until, watermark), ascending. Parameters: after, until, rows, conv.
   private static final String FORWARD = "select " + COLUMNS + " from conversations c left join lateral ("
@@ -44,10 +45,11 @@ public final class MessageQueries {
    * One page of a conversation's messages, ascending by seq, read in one statement together with
    * the conversation's committed watermark. {@code hasMore}: for a forward page (after, range)
    * whether more messages follow the last one within the asked range; for a backward page (before,
-   * last) whether older messages precede the first one. {@code latestSeq} is
-   * {@code conversations.latest_seq} (0 for a conversation that has no row yet). Immutable.
+   * last) whether older messages precede the first one in the hot table. {@code latestSeq} is
+   * {@code conversations.latest_seq} (0 for a conversation that has no row yet); {@code archivedSeq}
+   * the hot floor: every seq up to it is in the archive, not here (R22). Immutable.
    */
-  public record Page(List<StoredMessage> messages, boolean hasMore, long latestSeq) {
+  public record Page(List<StoredMessage> messages, boolean hasMore, long latestSeq, long archivedSeq) {
     public Page {
       messages = List.copyOf(messages);
     }
@@ -137,14 +139,15 @@ public final class MessageQueries {
 
   private static Page page(ResultSet rs, int limit, boolean backward) throws SQLException {
     if (!rs.next()) {
-      return new Page(List.of(), false, 0);
+      return new Page(List.of(), false, 0, 0);
     }
     long latestSeq = rs.getLong(1);
+    long archivedSeq = rs.getLong(2);
     List<StoredMessage> messages = new ArrayList<>(Math.min(limit, 100) + 1);
     do {
-      rs.getLong(4);
+      rs.getLong(5);
       if (!rs.wasNull()) { // null: the conversation has no message in range
-        messages.add(message(rs, 2));
+        messages.add(message(rs, 3));
       }
     } while (rs.next());
     boolean hasMore = messages.size() > limit;
@@ -154,7 +157,7 @@ public final class MessageQueries {
     if (backward) {
       Collections.reverse(messages);
     }
-    return new Page(messages, hasMore, latestSeq);
+    return new Page(messages, hasMore, latestSeq, archivedSeq);
   }
 
   private static void requireLimit(int limit) {

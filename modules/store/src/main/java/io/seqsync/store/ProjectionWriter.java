@@ -210,16 +210,28 @@ public final class ProjectionWriter {
         .bindArray("createTimes", Long.class, (Object[]) createTimes);
   }
 
+  // A recalled message older than the hot window is in the archive (R22): the recall applies there.
   private static void markRecalled(Handle handle, ProjectionPlan plan) {
-    PreparedBatch batch = handle.prepareBatch(
-        "update messages set recalled = true, content = ? where conv_id = ? and seq = ?");
-    plan.recalls.forEach(recall -> batch.add(StoredMessage.RECALLED_PLACEHOLDER, recall.convId(), recall.seq()));
-    int[] updated = execute(batch);
+    int[] updated = markRecalled(handle, "messages", plan.recalls);
+    List<ProjectionPlan.Recall> archived = new ArrayList<>();
     for (int i = 0; i < updated.length; i++) {
       if (updated[i] == 0) {
-        log.warn("recall of {} seq {}: no such message stored", plan.recalls.get(i).convId(), plan.recalls.get(i).seq());
+        archived.add(plan.recalls.get(i));
       }
     }
+    int[] updatedInArchive = markRecalled(handle, "archived_messages", archived);
+    for (int i = 0; i < updatedInArchive.length; i++) {
+      if (updatedInArchive[i] == 0) {
+        log.warn("recall of {} seq {}: no such message stored", archived.get(i).convId(), archived.get(i).seq());
+      }
+    }
+  }
+
+  private static int[] markRecalled(Handle handle, String table, List<ProjectionPlan.Recall> recalls) {
+    PreparedBatch batch = handle.prepareBatch(
+        "update " + table + " set recalled = true, content = ? where conv_id = ? and seq = ?");
+    recalls.forEach(recall -> batch.add(StoredMessage.RECALLED_PLACEHOLDER, recall.convId(), recall.seq()));
+    return execute(batch);
   }
 
   private static void changeMembers(Handle handle, ProjectionPlan plan) {

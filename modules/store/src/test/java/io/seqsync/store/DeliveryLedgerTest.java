@@ -7,6 +7,7 @@ import io.seqsync.events.model.DeliveryReport;
 import io.seqsync.events.model.RenderFailed;
 import io.seqsync.events.model.Rendered;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -69,6 +70,9 @@ class DeliveryLedgerTest {
     assertThat(report.p50Millis()).isEqualTo(310);
     assertThat(report.maxMillis()).isEqualTo(4_000);
     assertThat(report.cases()).isEqualTo(Map.of("render_failed", 1L, "slow_delivery", 1L));
+
+    new MessageArchive(database.jdbi(), 45).run(Instant.now());
+    assertThat(new DeliveryQueries(database.jdbi(), TARGET).report(5_000, 6_000)).as("once archived").isEqualTo(report);
 
     DeliveryQueries.Report before = new DeliveryQueries(database.jdbi(), TARGET).report(0, 5_000);
     assertThat(before).isEqualTo(new DeliveryQueries.Report(0, 0, 0, null, null, null, null, Map.of()));

@@ -15,6 +15,8 @@ import io.seqsync.events.model.MessageType;
 import io.seqsync.events.model.ReadAdvanced;
 import io.seqsync.events.model.RecallApplied;
 import io.seqsync.events.model.RejectReason;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -124,6 +126,19 @@ class ProjectionWriterTest {
         .containsExactly("recall", "1", false);
     assertThat(storedMessage(DIRECT, 4).content()).isEqualTo(StoredMessage.RECALLED_PLACEHOLDER);
     assertThat(seqs(DIRECT)).isEqualTo(oneTo(5));
+  }
+
+  @Test
+  void aRecallOfAnArchivedMessageAppliesInTheArchive() {
+    apply(List.of(appended(DIRECT, 1), appended(DIRECT, 2)));
+    // Both are days old by then: the archive job moves them between the recall and its projection.
+    new MessageArchive(jdbi, 45).run(Instant.ofEpochMilli(createTime(2)).plus(Duration.ofDays(60)));
+
+    apply(List.of(recall(DIRECT, 3, 1)));
+
+    assertThat(query("select seq || ':' || recalled || ':' || content from archived_messages where conv_id = '"
+        + DIRECT + "' order by seq")).containsExactly("1:true:" + StoredMessage.RECALLED_PLACEHOLDER, "2:false:hello 2");
+    assertThat(seqs(DIRECT)).containsExactly(3L);
   }
 
   @Test

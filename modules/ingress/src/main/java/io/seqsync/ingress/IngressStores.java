@@ -1,0 +1,11 @@
+package io.seqsync.ingress;
+
+import io.seqsync.store.ArchiveQueries;
+import io.seqsync.store.ConversationList;
+import io.seqsync.store.ConversationQueries;
+import io.seqsync.store.DeliveryQueries;
+import io.seqsync.store.MessageQueries;
+
+/** The read side the ingress answers from: PostgreSQL's hot tier and archive, Redis's list, the delivery figures. */
+public record IngressStores(MessageQueries messages, ConversationQueries conversations, ConversationList list,
+    ArchiveQueries archive, DeliveryQueries delivery) {}
