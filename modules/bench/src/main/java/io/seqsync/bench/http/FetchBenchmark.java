@@ -47,7 +47,7 @@ final class FetchBenchmark {
    * The statement the ingress runs for {@code after=X&limit=50} (MessageQueries.range with until =
    * Long.MAX_VALUE and 51 rows: the 51st only tells hasMore), copied with JDBC placeholders.
    */
-  static final String FORWARD_SQL = "select c.latest_seq, c.conv_id, m.msg_id, m.seq, m.sender_id, m.sender_device,"
+  static final String FORWARD_SQL = "select c.latest_seq, c.archived_seq, c.conv_id, m.msg_id, m.seq, m.sender_id, m.sender_device,"
       + " m.client_msg_id, m.type, m.content, m.create_time, m.recalled from conversations c left join lateral ("
       + " select * from messages where messages.conv_id = c.conv_id and messages.seq > ?"
       + " and messages.seq <= least(?, c.latest_seq) order by messages.seq limit ?) m on true"
@@ -286,6 +286,7 @@ final class FetchBenchmark {
               while (rs.next()) {
                 // Everything MessageQueries reads from a row.
                 rs.getLong("latest_seq");
+                rs.getLong("archived_seq");
                 long seq = rs.getLong("seq");
                 if (!rs.wasNull()) {
                   new Row(rs.getLong("msg_id"), rs.getString("conv_id"), seq, rs.getLong("sender_id"),
