@@ -85,7 +85,7 @@ public final class SeqsyncApp implements AutoCloseable {
       own(new ArchiveSchedule(new MessageArchive(database.jdbi(), config.archive().hotDays()), config.archive().interval()));
     }
     own(new DeliveryProjector(kafka, topics.telemetry(), config.delivery().groupId(), database,
-        new DeliveryLedger(config.delivery().renderTarget()), config.projector().retryBackoff(), registry)).start();
+        new DeliveryLedger(config.delivery().renderTarget()), config.projector(), registry)).start();
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()));
     ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), stack.redisUri(), LISTENERS_READY));
     PushHub pushes = own(new PushHub().subscribe(redisUri.getHost(), redisUri.getPort()));

@@ -14,7 +14,7 @@ import java.util.Map;
  * they joined, as in the hot tier.
  */
 final class ArchiveEndpoint {
-  /** The query, validated: {@code convId}, and optionally {@code before} (epoch ms), {@code beforeSeq}, {@code limit} (1-50). */
+  /** The query, validated: {@code convId}; optionally {@code before} (epoch ms), {@code beforeSeq}, {@code limit} (1-50). */
   record Request(ConvId convId, long before, long beforeSeq, int limit) {
     static Request parse(Map<String, List<String>> query) {
       List<String> convId = query.get("convId");

@@ -19,9 +19,10 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /**
  * Produces commands to the commands topic (and clients' delivery reports to theirs), keyed by
  * convId, with an idempotent producer and {@code acks=all}: a completed future means the command
- * is durably in Kafka and will be sequenced. A failed one (broker unreachable, timed out) means it may or may not be there; a
- * retry with the same clientMsgId is safe either way (R4). {@link #publishesWithoutBlocking()} tells
- * whether a publish now returns without waiting. Thread-safe; one per process.
+ * is durably in Kafka and will be sequenced. A failed one (broker unreachable, timed out) means it
+ * may or may not be there; a retry with the same clientMsgId is safe either way (R4).
+ * {@link #publishesWithoutBlocking()} tells whether a publish now returns without waiting.
+ * Thread-safe; one per process.
  */
 public final class CommandPublisher implements AutoCloseable {
   /** How long a send may take in all before it fails (the producer's delivery.timeout.ms). */

@@ -2,12 +2,14 @@ package io.seqsync.projector;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topic;
 import io.seqsync.events.model.DeliveryReport;
 import io.seqsync.store.Database;
 import io.seqsync.store.DeliveryLedger;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +19,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -59,13 +62,17 @@ public final class DeliveryProjector implements AutoCloseable {
   private final Counter undecodable;
   private final Counter failedBatches;
 
+  /**
+   * {@code settings}: the event projector's, whose session timeout, back-off and instance id (with
+   * {@code -delivery} appended: a group of its own) it shares.
+   */
   public DeliveryProjector(String bootstrapServers, Topic<String, DeliveryReport> topic, String groupId,
-      Database database, DeliveryLedger ledger, Duration retryBackoff, MeterRegistry registry) {
+      Database database, DeliveryLedger ledger, SeqsyncConfig.Projector settings, MeterRegistry registry) {
     this.topic = topic;
     this.database = database;
     this.ledger = ledger;
-    this.retryBackoff = retryBackoff;
-    this.consumer = new KafkaConsumer<>(consumerProperties(bootstrapServers, groupId),
+    this.retryBackoff = settings.retryBackoff();
+    this.consumer = new KafkaConsumer<>(consumerProperties(bootstrapServers, groupId, settings),
         new StringDeserializer(), new ByteArrayDeserializer());
     this.thread = new Thread(this::run, "seqsync-delivery-projector");
     this.renders = registry.counter("seqsync.delivery.reports", "kind", "rendered");
@@ -75,10 +82,10 @@ public final class DeliveryProjector implements AutoCloseable {
     this.failedBatches = registry.counter("seqsync.delivery.batches.failed");
   }
 
-  private static Properties consumerProperties(String bootstrapServers, String groupId) {
-    Properties props = new Properties();
-    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-    props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+  private static Properties consumerProperties(String bootstrapServers, String groupId,
+      SeqsyncConfig.Projector settings) {
+    Properties props = Projector.groupMember(bootstrapServers, groupId,
+        settings.instanceId().map(id -> id + "-delivery"), settings.sessionTimeout());
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     // A new group starts from the oldest report the topic keeps: the tables are rebuilt by replay.
     props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
@@ -109,7 +116,16 @@ public final class DeliveryProjector implements AutoCloseable {
 
   private void run() {
     try {
-      consumer.subscribe(List.of(topic.name()));
+      consumer.subscribe(List.of(topic.name()), new ConsumerRebalanceListener() {
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+          log.info("recording delivery reports from {} partitions {}", topic.name(),
+              partitions.stream().map(TopicPartition::partition).sorted().toList());
+        }
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {}
+      });
       while (stopRequested.getCount() > 0) {
         pollAndRecord();
       }

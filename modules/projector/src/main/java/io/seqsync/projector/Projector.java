@@ -14,6 +14,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -126,21 +127,32 @@ public final class Projector implements AutoCloseable {
   }
 
   static Properties consumerProperties(String bootstrapServers, SeqsyncConfig.Projector settings) {
-    Properties props = new Properties();
-    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-    props.put(ConsumerConfig.GROUP_ID_CONFIG, settings.groupId());
-    settings.instanceId().ifPresent(id -> props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id));
-    // Session timeout and static membership, as configured here, are settings of the classic protocol.
-    props.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "classic");
-    props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) settings.sessionTimeout().toMillis());
-    // Kafka's default (3 s), or less for a short session: a rebalance waits for the members' next heartbeat.
-    props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int) Math.min(3_000, settings.sessionTimeout().toMillis() / 3));
+    Properties props = groupMember(bootstrapServers, settings.groupId(), settings.instanceId(), settings.sessionTimeout());
     // Only what the sequencer committed: an aborted transaction's events never happened.
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     // Every position comes from projector_offsets; never guess one (poll fails, the loop rewinds).
     props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
     props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, settings.maxPollRecords());
+    return props;
+  }
+
+  /**
+   * A consumer of group {@code groupId}: static membership with {@code instanceId} when given (a
+   * restarted instance gets its partitions back at once), the given session timeout. Shared by the
+   * projectors.
+   */
+  static Properties groupMember(String bootstrapServers, String groupId, Optional<String> instanceId,
+      Duration sessionTimeout) {
+    Properties props = new Properties();
+    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+    instanceId.ifPresent(id -> props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id));
+    // Session timeout and static membership, as configured here, are settings of the classic protocol.
+    props.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "classic");
+    props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) sessionTimeout.toMillis());
+    // Kafka's default (3 s), or less for a short session: a rebalance waits for the members' next heartbeat.
+    props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int) Math.min(3_000, sessionTimeout.toMillis() / 3));
     return props;
   }
 

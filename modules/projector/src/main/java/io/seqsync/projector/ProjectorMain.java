@@ -7,6 +7,7 @@ import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.TopicAdmin;
 import io.seqsync.events.Topics;
 import io.seqsync.store.Database;
+import io.seqsync.store.DeliveryLedger;
 import java.net.URI;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
@@ -15,14 +16,15 @@ import org.slf4j.LoggerFactory;
 import redis.clients.jedis.JedisPooled;
 
 /**
- * Runs the projector alone against external servers: {@code SEQSYNC_KAFKA_BOOTSTRAP_SERVERS},
- * {@code SEQSYNC_POSTGRES_JDBC_URL} and {@code SEQSYNC_REDIS_URI} are required. Stops cleanly on
- * SIGTERM; exits with 1 when the projector fails for good. Metrics are logged once a minute.
+ * Runs the projectors alone against external servers: the event projector and the delivery
+ * projector. {@code SEQSYNC_KAFKA_BOOTSTRAP_SERVERS}, {@code SEQSYNC_POSTGRES_JDBC_URL} and
+ * {@code SEQSYNC_REDIS_URI} are required. Stops cleanly on SIGTERM; exits with 1 when the event
+ * projector fails for good. Metrics are logged once a minute.
  */
 public final class ProjectorMain {
   private static final Logger log = LoggerFactory.getLogger(ProjectorMain.class);
-  // The projector uses one connection at a time; a second one covers the offsets read on a rebalance.
-  private static final int POOL_SIZE = 2;
+  // Each projector uses one connection at a time; a third covers the offsets read on a rebalance.
+  private static final int POOL_SIZE = 3;
 
   private ProjectorMain() {}
 
@@ -39,13 +41,17 @@ public final class ProjectorMain {
     JedisPooled redis = new JedisPooled(URI.create(redisUri));
     LoggingMeterRegistry registry = new LoggingMeterRegistry();
     Projector projector = new Projector(bootstrapServers, topics, database, redis, registry, config.projector());
+    DeliveryProjector deliveries = new DeliveryProjector(bootstrapServers, topics.telemetry(), config.delivery().groupId(),
+        database, new DeliveryLedger(config.delivery().renderTarget()), config.projector(), registry);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      deliveries.close();
       projector.close();
       redis.close();
       database.close();
       registry.close();
     }, "projector-shutdown"));
     projector.start();
+    deliveries.start();
     try {
       projector.stopped().get();
     } catch (ExecutionException e) {

@@ -115,7 +115,8 @@ final class CpuMeter {
     if (name.contains("seqsync-sequencer")) {
       return "sequencer";
     }
-    if (name.contains("seqsync-projector")) {
+    // The event projector, the delivery projector (and its group's heartbeat thread), the archive job.
+    if (name.contains("seqsync-projector") || name.contains("seqsync-delivery") || name.equals("seqsync-archive")) {
       return "projector";
     }
     if (name.startsWith("qtp") || name.startsWith("JettyServerThreadPool") || name.startsWith("ingress-")

@@ -18,6 +18,9 @@ class CpuMeterTest {
     assertThat(CpuMeter.group("JettyServerThreadPool-41")).isEqualTo("ingress");
     assertThat(CpuMeter.group("kafka-producer-network-thread | seqsync-ingress")).isEqualTo("ingress");
     assertThat(CpuMeter.group("seqsync-projector-listeners")).isEqualTo("projector");
+    assertThat(CpuMeter.group("seqsync-delivery-projector")).isEqualTo("projector");
+    assertThat(CpuMeter.group("kafka-coordinator-heartbeat-thread | seqsync-delivery")).isEqualTo("projector");
+    assertThat(CpuMeter.group("seqsync-archive")).isEqualTo("projector");
     assertThat(CpuMeter.group("seqsync-sequencer-0b1-StreamThread-1")).isEqualTo("sequencer");
     assertThat(CpuMeter.group("data-plane-kafka-request-handler-0")).isEqualTo("Kafka broker");
   }
