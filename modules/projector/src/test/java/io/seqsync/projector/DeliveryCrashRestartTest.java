@@ -2,9 +2,7 @@ package io.seqsync.projector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.seqsync.config.ConfigLoader;
 import io.seqsync.events.Topic;
-import io.seqsync.events.TopicAdmin;
 import io.seqsync.events.Topics;
 import io.seqsync.events.model.DeliveryReport;
 import io.seqsync.events.model.RenderFailed;
@@ -66,21 +64,12 @@ class DeliveryCrashRestartTest {
 
   @Test
   void everyReportIsRecordedOnceAcrossRepeatedKills() throws Exception {
-    Topics topics = Topics.from(ConfigLoader.of(Map.of("kafka.partitions", String.valueOf(PARTITIONS))).kafka());
-    TopicAdmin.ensure(servers.bootstrapServers(), topics, (short) 1);
+    Topics topics = servers.topics(PARTITIONS);
     String jdbcUrl = servers.postgres().createDatabase("delivery_crash_restart");
     Path childLog = Path.of("target", "DeliveryCrashRestartTest-child.log");
     Files.deleteIfExists(childLog);
-    Map<String, String> environment = Map.of(
-        "SEQSYNC_KAFKA_BOOTSTRAP_SERVERS", servers.bootstrapServers(),
-        "SEQSYNC_KAFKA_PARTITIONS", String.valueOf(PARTITIONS),
-        "SEQSYNC_POSTGRES_JDBC_URL", jdbcUrl,
-        "SEQSYNC_POSTGRES_USER", servers.postgres().user(),
-        "SEQSYNC_REDIS_URI", servers.redisUri(),
-        "SEQSYNC_DATA_DIR", dir.resolve("child").toString(),
-        // Static membership: a restarted child takes its partitions back without waiting out the dead one's session.
-        "SEQSYNC_PROJECTOR_INSTANCE_ID", "delivery-crash-test",
-        "SEQSYNC_PROJECTOR_SESSION_TIMEOUT", "6s");
+    Map<String, String> environment =
+        servers.projectorEnvironment(PARTITIONS, jdbcUrl, dir.resolve("child"), "delivery-crash-test");
 
     try (Database database = Database.open(jdbcUrl, servers.postgres().user(), servers.postgres().password(), 2);
         ChildJvm projectors = new ChildJvm(ProjectorMain.class, environment, childLog, "recording delivery reports from")) {

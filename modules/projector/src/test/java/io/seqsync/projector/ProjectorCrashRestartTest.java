@@ -2,8 +2,6 @@ package io.seqsync.projector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.seqsync.config.ConfigLoader;
-import io.seqsync.events.TopicAdmin;
 import io.seqsync.events.Topics;
 import io.seqsync.events.model.Event;
 import io.seqsync.localstack.ChildJvm;
@@ -68,22 +66,13 @@ class ProjectorCrashRestartTest {
 
   @Test
   void everyCommittedMessageIsStoredExactlyOnceAcrossRepeatedKills() throws Exception {
-    Topics topics = Topics.from(ConfigLoader.of(Map.of("kafka.partitions", String.valueOf(PARTITIONS))).kafka());
-    TopicAdmin.ensure(servers.bootstrapServers(), topics, (short) 1);
+    Topics topics = servers.topics(PARTITIONS);
     String jdbcUrl = servers.postgres().createDatabase("crash_restart");
     // Under target/, not the temp dir: kept for a look after a failure.
     Path childLog = Path.of("target", "ProjectorCrashRestartTest-child.log");
     Files.deleteIfExists(childLog);
-    Map<String, String> environment = Map.of(
-        "SEQSYNC_KAFKA_BOOTSTRAP_SERVERS", servers.bootstrapServers(),
-        "SEQSYNC_KAFKA_PARTITIONS", String.valueOf(PARTITIONS),
-        "SEQSYNC_POSTGRES_JDBC_URL", jdbcUrl,
-        "SEQSYNC_POSTGRES_USER", servers.postgres().user(),
-        "SEQSYNC_REDIS_URI", servers.redisUri(),
-        "SEQSYNC_DATA_DIR", dir.resolve("child").toString(),
-        // Static membership: a restarted child takes its partitions back without waiting out the dead one's session.
-        "SEQSYNC_PROJECTOR_INSTANCE_ID", "crash-restart-test",
-        "SEQSYNC_PROJECTOR_SESSION_TIMEOUT", "6s");
+    Map<String, String> environment =
+        servers.projectorEnvironment(PARTITIONS, jdbcUrl, dir.resolve("child"), "crash-restart-test");
     Queue<Outcome> announced = new ConcurrentLinkedQueue<>();
 
     try (ChildJvm projector = new ChildJvm(ProjectorMain.class, environment, childLog, "projector running");

@@ -1,10 +1,14 @@
 package io.seqsync.projector;
 
+import io.seqsync.config.ConfigLoader;
+import io.seqsync.events.TopicAdmin;
+import io.seqsync.events.Topics;
 import io.seqsync.localstack.EmbeddedKafka;
 import io.seqsync.localstack.LocalPostgres;
 import io.seqsync.localstack.LocalRedis;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -48,6 +52,30 @@ final class TestServers implements AutoCloseable {
 
   int redisPort() {
     return URI.create(redis.uri()).getPort();
+  }
+
+  /** The topics, with {@code partitions} partitions each, created on the broker. */
+  Topics topics(int partitions) {
+    Topics topics = Topics.from(ConfigLoader.of(Map.of("kafka.partitions", String.valueOf(partitions))).kafka());
+    TopicAdmin.ensure(bootstrapServers(), topics, (short) 1);
+    return topics;
+  }
+
+  /**
+   * The environment of a {@link ProjectorMain} child on these servers, with {@code partitions} per
+   * topic and the database at {@code jdbcUrl}; static membership as {@code instanceId}, so a
+   * restarted child takes its partitions back without waiting out the dead one's session.
+   */
+  Map<String, String> projectorEnvironment(int partitions, String jdbcUrl, Path dataDir, String instanceId) {
+    return Map.of(
+        "SEQSYNC_KAFKA_BOOTSTRAP_SERVERS", bootstrapServers(),
+        "SEQSYNC_KAFKA_PARTITIONS", String.valueOf(partitions),
+        "SEQSYNC_POSTGRES_JDBC_URL", jdbcUrl,
+        "SEQSYNC_POSTGRES_USER", postgres.user(),
+        "SEQSYNC_REDIS_URI", redisUri(),
+        "SEQSYNC_DATA_DIR", dataDir.toString(),
+        "SEQSYNC_PROJECTOR_INSTANCE_ID", instanceId,
+        "SEQSYNC_PROJECTOR_SESSION_TIMEOUT", "6s");
   }
 
   @Override
