@@ -10,6 +10,10 @@ create index archived_messages_time_idx on archived_messages (conv_id, create_ti
 -- The delivery figures of a period select the messages sent in it, in either tier.
 create index archived_messages_create_time_idx on archived_messages (create_time);
 
+-- Both tiers as one, for what counts or lists a conversation's messages whatever their age (unread
+-- counts, the rebuild of the conversation index): PostgreSQL pushes a query's conditions into both.
+create view all_messages as select * from messages union all select * from archived_messages;
+
 -- Every seq of a conversation up to archived_seq is in the archive, none above it: the hot floor.
 alter table conversations add column archived_seq bigint not null default 0;
 

@@ -23,14 +23,14 @@ public final class ConversationIndexRebuild {
     try (ConversationIndex.Batch batch = index.batch()) {
       jdbi.useHandle(handle -> {
         handle.createQuery("select " + MessageQueries.messageColumns("m") + " from conversations c"
-                + " join messages m on m.conv_id = c.conv_id and m.seq = c.latest_seq where c.conv_id = :conv")
+                + " join all_messages m on m.conv_id = c.conv_id and m.seq = c.latest_seq where c.conv_id = :conv")
             .bind("conv", convId)
             .map((rs, ctx) -> MessageQueries.message(rs, 1))
             .findOne().ifPresent(latest -> batch.message(latest, false));
         handle.createQuery("select name from conversations where conv_id = :conv and name is not null")
             .bind("conv", convId).mapTo(String.class).findOne().ifPresent(name -> batch.named(convId, name));
         // The latest countable messages only: a read position below them is answered from here.
-        List<Long> loaded = handle.createQuery("select seq, sender_id, recalled from messages where conv_id = :conv"
+        List<Long> loaded = handle.createQuery("select seq, sender_id, recalled from all_messages where conv_id = :conv"
                 + " and type in (<types>) order by seq desc limit :kept")
             .bind("conv", convId).bindList("types", ConversationQueries.COUNTABLE_TYPES)
             .bind("kept", index.keptCountable())
@@ -52,7 +52,7 @@ public final class ConversationIndexRebuild {
    * keeps: other users' countable messages above {@code readSeq}, up to the watermark, not recalled.
    */
   public long unreadFromStore(String convId, long userId, long readSeq) {
-    return jdbi.withHandle(handle -> handle.createQuery("select count(*) from messages m"
+    return jdbi.withHandle(handle -> handle.createQuery("select count(*) from all_messages m"
             + " join conversations c on c.conv_id = m.conv_id where m.conv_id = :conv and m.seq > :read"
             + " and m.seq <= c.latest_seq and m.sender_id <> :user and m.type in (<types>) and not m.recalled")
         .bind("conv", convId).bind("read", readSeq).bind("user", userId)

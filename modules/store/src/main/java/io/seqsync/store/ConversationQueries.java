@@ -19,7 +19,8 @@ public final class ConversationQueries {
   /** The message types that count as unread: what people send, not notices. */
   public static final List<String> COUNTABLE_TYPES = List.of("text", "image", "file");
 
-  private static final String UNREAD = "(select count(*) from messages m where m.conv_id = c.conv_id"
+  // Over both tiers (R22): a message older than the hot window is no less unread.
+  private static final String UNREAD = "(select count(*) from all_messages m where m.conv_id = c.conv_id"
       + " and m.seq > coalesce(rp.seq, 0) and m.seq <= c.latest_seq and m.sender_id <> :user"
       + " and m.type in ('text', 'image', 'file') and not m.recalled)";
 

@@ -2,11 +2,13 @@ package io.seqsync.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.seqsync.events.ConvId;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,6 +38,8 @@ class MessageArchiveTest {
     insert(GROUP, 1, 3, seq -> DAY_ZERO.plusDays(2));
     insert(GROUP, 4, 4, seq -> DAY_ZERO.plusDays(1));
     insert(GROUP, 5, 5, seq -> DAY_ZERO.plusDays(49));
+    jdbi.useHandle(handle -> handle.execute(
+        "insert into conversation_members (conv_id, user_id) values (?, 1), (?, 2)", DIRECT, DIRECT));
   }
 
   @Test
@@ -91,6 +95,20 @@ class MessageArchiveTest {
     // A group member who joined at seq 3 reads the archive from seq 3 on.
     assertThat(cold.page(GROUP, Long.MAX_VALUE, Long.MAX_VALUE, 2, 50).messages())
         .extracting(StoredMessage::seq).containsExactly(4L, 3L);
+  }
+
+  @Test
+  void unreadCountsSpanBothTiers() {
+    ConversationQueries conversations = new ConversationQueries(jdbi);
+    ConvId direct = ConvId.parse(DIRECT).orElseThrow();
+    assertThat(conversations.activation(2, "laptop", direct).unread()).isEqualTo(10);
+
+    archive.run(NOW.plus(Duration.ofDays(30)));
+
+    assertThat(seqs("messages", DIRECT)).isEmpty();
+    assertThat(conversations.activation(2, "laptop", direct).unread()).as("all ten archived").isEqualTo(10);
+    assertThat(conversations.sync(2, "laptop", Map.of(DIRECT, 4L))).extracting(ConversationQueries.SyncRow::unread)
+        .containsExactly(10L);
   }
 
   private interface DayOfSeq {
