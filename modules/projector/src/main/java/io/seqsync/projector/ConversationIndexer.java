@@ -80,8 +80,9 @@ public final class ConversationIndexer implements CommitListener {
   }
 
   // Only a countable message counts as recalled: the recalled set must stay within the countable one.
+  // In either tier: the archive job may have moved it since the recall was accepted.
   private Optional<Long> recalledSender(String convId, long seq) {
-    return jdbi.withHandle(handle -> handle.createQuery("select sender_id from messages"
+    return jdbi.withHandle(handle -> handle.createQuery("select sender_id from all_messages"
             + " where conv_id = :conv and seq = :seq and type in (<types>)")
         .bind("conv", convId).bind("seq", seq).bindList("types", ConversationQueries.COUNTABLE_TYPES)
         .mapTo(Long.class).findOne());
