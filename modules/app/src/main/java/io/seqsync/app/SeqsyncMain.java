@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code seqsync} starts the backend; {@code seqsync token --user ID --device ID [--ttl 30d]}
- * prints a token signed with the configured secret.
+ * prints a token signed with the configured secret; {@code seqsync replay}, with the backend
+ * stopped, rebuilds PostgreSQL and Redis from the topics ({@link ProjectionReplay}).
  */
 public final class SeqsyncMain {
   private static final Logger log = LoggerFactory.getLogger(SeqsyncMain.class);
@@ -32,7 +33,29 @@ public final class SeqsyncMain {
       System.exit(TokenCommand.run(Arrays.copyOfRange(args, 1, args.length),
           config.auth().secret().orElse(Tokens.DEV_SECRET), config.auth().demoTokenTtl(), System.out, System.err));
     }
+    if (args.length > 0 && args[0].equals("replay")) {
+      System.exit(replay(config));
+    }
     serve(config);
+  }
+
+  private static int replay(SeqsyncConfig config) {
+    try {
+      ProjectionReplay.Summary summary = ProjectionReplay.run(config);
+      System.out.printf("replayed in %.1f s: emptied %d tables and %d Redis keys; %,d event offsets -> %,d messages in %,d"
+              + " conversations; %,d telemetry offsets -> %,d renders, %,d delivery cases%n",
+          summary.took().toMillis() / 1000.0, summary.tables().size(), summary.redisKeys(), summary.eventOffsets(),
+          summary.messages(), summary.conversations(), summary.telemetryOffsets(), summary.renders(), summary.deliveryCases());
+      return 0;
+    } catch (ProjectionReplay.Refused e) {
+      System.err.println("replay refused, nothing changed: " + e.getMessage());
+      return 1;
+    } catch (RuntimeException e) {
+      log.error("replay failed", e);
+      System.err.println("replay failed: " + e.getMessage() + " (a replay that failed after emptying the tables"
+          + " leaves them part-rebuilt: run it again)");
+      return 1;
+    }
   }
 
   private static void serve(SeqsyncConfig config) throws InterruptedException {

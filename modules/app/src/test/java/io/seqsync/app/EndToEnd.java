@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.SeqsyncConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -27,7 +28,12 @@ final class EndToEnd {
   private EndToEnd() {}
 
   static SeqsyncApp start(Path dir) {
-    return SeqsyncApp.start(ConfigLoader.of(Map.of(
+    return SeqsyncApp.start(config(dir));
+  }
+
+  /** The tests' settings: everything embedded, with its data in {@code dir}, on free ports. */
+  static SeqsyncConfig config(Path dir) {
+    return ConfigLoader.of(Map.of(
         "data-dir", dir.toString(),
         "kafka.embedded-port", "0",
         "postgres.embedded-port", "0",
@@ -35,7 +41,7 @@ final class EndToEnd {
         "http.port", "0",
         "http.reply-budget", "10s",
         "kafka.partitions", "3",
-        "sequencer.session-timeout", "6s")));
+        "sequencer.session-timeout", "6s"));
   }
 
   static ApiClient client(SeqsyncApp app, long userId, String deviceId) {

@@ -45,6 +45,20 @@ public final class LocalStack implements AutoCloseable {
    */
   public static LocalStack start(SeqsyncConfig config) {
     Path dataDir = config.dataDir();
+    boolean anyEmbedded = config.kafka().bootstrapServers().isEmpty() || config.postgres().jdbcUrl().isEmpty()
+        || config.redis().uri().isEmpty();
+    DataDirLock lock = anyEmbedded ? DataDirLock.acquire(dataDir) : null;
+    try {
+      return start(config, dataDir, lock);
+    } catch (RuntimeException e) {
+      if (lock != null) {
+        lock.close();
+      }
+      throw e;
+    }
+  }
+
+  private static LocalStack start(SeqsyncConfig config, Path dataDir, DataDirLock lock) {
     ExecutorService executor = Executors.newFixedThreadPool(3, runnable -> {
       Thread thread = new Thread(runnable, "localstack-start");
       thread.setDaemon(true);
@@ -60,7 +74,11 @@ public final class LocalStack implements AutoCloseable {
       CompletableFuture<LocalRedis> redis = startUnless(config.redis().uri(), "Redis",
           dataDir.resolve("redis"), dir -> LocalRedis.start(dir, config.redis().embeddedPort()),
           LocalRedis::uri, executor);
-      List<AutoCloseable> started = awaitAll(List.of(kafka, postgres, redis));
+      List<AutoCloseable> started = new ArrayList<>();
+      if (lock != null) {
+        started.add(lock); // closed last, once every server stopped
+      }
+      started.addAll(awaitAll(List.of(kafka, postgres, redis)));
 
       EmbeddedKafka embeddedKafka = kafka.join();
       LocalPostgres embeddedPostgres = postgres.join();

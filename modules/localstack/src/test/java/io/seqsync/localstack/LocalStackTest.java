@@ -1,6 +1,7 @@
 package io.seqsync.localstack;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.SeqsyncConfig;
@@ -35,6 +36,12 @@ class LocalStackTest {
       }
       try (RedisClient redis = RedisClient.create(URI.create(stack.redisUri()))) {
         assertThat(redis.ping()).isEqualTo("PONG");
+      }
+
+      // A second stack on the same directory fails before it touches the running servers' data.
+      assertThatThrownBy(() -> LocalStack.start(config)).hasMessageContaining("is in use by another seqsync");
+      try (Admin admin = Admin.create(Map.of("bootstrap.servers", stack.kafkaBootstrapServers()))) {
+        assertThat(admin.describeCluster().nodes().get(30, TimeUnit.SECONDS)).hasSize(1);
       }
     }
 

@@ -68,6 +68,7 @@ public final class Projector implements AutoCloseable {
   // it (absent: none stored): the expected value of the compare-and-set in ProjectionOffsets.
   private final Map<Integer, Long> storedOffsets = new HashMap<>();
   private volatile Set<Integer> assignedPartitions = Set.of();
+  private volatile Map<Integer, Long> projectedPositions = Map.of();
   private final CommitListeners listeners;
   private boolean rewindNeeded;
   private boolean runningLogged;
@@ -107,6 +108,16 @@ public final class Projector implements AutoCloseable {
   /** The partitions this instance projects now (empty before its first assignment): for health checks and tests. */
   public Set<Integer> assignedPartitions() {
     return assignedPartitions;
+  }
+
+  /**
+   * Per assigned partition, the consumer's position once everything before it was committed in
+   * PostgreSQL (empty before the first poll). Unlike the stored offsets, which stop after the last
+   * record, a position also steps past the transaction markers: it reaches a partition's end
+   * offset, so a replay can tell when the projection has caught up with the topic.
+   */
+  public Map<Integer, Long> projectedPositions() {
+    return projectedPositions;
   }
 
   /** Stops after the batch in progress (committed or rolled back, never half applied) and closes the consumer. */
@@ -189,6 +200,8 @@ public final class Projector implements AutoCloseable {
       if (!records.isEmpty()) {
         project(records);
       }
+      projectedPositions = consumer.assignment().stream()
+          .collect(Collectors.toUnmodifiableMap(TopicPartition::partition, consumer::position));
     } catch (WakeupException | InterruptException | FencedInstanceIdException e) {
       throw e;
     } catch (RuntimeException e) {

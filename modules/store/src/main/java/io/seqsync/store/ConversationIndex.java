@@ -5,7 +5,9 @@ import java.util.List;
 import java.util.OptionalLong;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.params.ZAddParams;
+import redis.clients.jedis.resps.ScanResult;
 
 /**
  * The Redis side of the conversation list and unread counts (R20); the layout is in
@@ -15,6 +17,8 @@ import redis.clients.jedis.params.ZAddParams;
  * {@code built}: a missing key means "rebuild from PostgreSQL", never zero. Thread-safe.
  */
 public final class ConversationIndex {
+  /** Every key of the index starts with this. */
+  static final String PREFIX = "ss:";
   static final String BUILT = "built";
   static final String LATEST_SEQ = "latestSeq";
   static final String UPDATED_AT = "updatedAt";
@@ -127,41 +131,41 @@ public final class ConversationIndex {
   }
 
   static String conversation(String convId) {
-    return "ss:conv:" + convId;
+    return PREFIX + "conv:" + convId;
   }
 
   /** Countable messages (R20: text, image, file) of everyone, or of one sender; score = member = seq. */
   static String countableKey(String convId, Long senderId) {
-    return "ss:conv:" + convId + ":countable" + (senderId == null ? "" : ":" + senderId);
+    return PREFIX + "conv:" + convId + ":countable" + (senderId == null ? "" : ":" + senderId);
   }
 
   /** The countable messages that were recalled, of everyone or of one sender. */
   static String recalledKey(String convId, Long senderId) {
-    return "ss:conv:" + convId + ":recalled" + (senderId == null ? "" : ":" + senderId);
+    return PREFIX + "conv:" + convId + ":recalled" + (senderId == null ? "" : ":" + senderId);
   }
 
   static String user(long userId) {
-    return "ss:user:" + userId;
+    return PREFIX + "user:" + userId;
   }
 
   /** The user's direct conversations, scored by last activity: written for both users on every message. */
   static String userConversations(long userId) {
-    return "ss:user:" + userId + ":convs";
+    return PREFIX + "user:" + userId + ":convs";
   }
 
   /** The user's groups, a set: written only when the membership changes. */
   static String userGroups(long userId) {
-    return "ss:user:" + userId + ":groups";
+    return PREFIX + "user:" + userId + ":groups";
   }
 
   /**
    * Every group scored by last activity: one write per group message, whatever the group's size;
    * the list reads the scores of the user's groups from here (read fan-out, docs/design.md).
    */
-  static final String GROUP_ACTIVITY = "ss:groups:activity";
+  static final String GROUP_ACTIVITY = PREFIX + "groups:activity";
 
   static String cursors(long userId, String deviceId) {
-    return "ss:cursors:" + userId + ":" + deviceId;
+    return PREFIX + "cursors:" + userId + ":" + deviceId;
   }
 
   static String readField(String convId) {
@@ -190,6 +194,25 @@ public final class ConversationIndex {
         recalledKey(convId, null), countableKey(convId, userId), recalledKey(convId, userId)),
         List.of(Long.toString(readSeq)));
     return unread < 0 ? OptionalLong.empty() : OptionalLong.of(unread);
+  }
+
+  /**
+   * Deletes every key of the index (those under {@value #PREFIX}), so that each is rebuilt from
+   * PostgreSQL on its first read, as after a Redis restart without persistence; returns how many.
+   * Not atomic: meant for a replay, with no projector writing.
+   */
+  public long forgetAll() {
+    long deleted = 0;
+    ScanParams match = new ScanParams().match(PREFIX + "*").count(1_000);
+    String cursor = ScanParams.SCAN_POINTER_START;
+    do {
+      ScanResult<String> page = redis.scan(cursor, match);
+      if (!page.getResult().isEmpty()) {
+        deleted += redis.unlink(page.getResult().toArray(String[]::new));
+      }
+      cursor = page.getCursor();
+    } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+    return deleted;
   }
 
   /** Marks a rebuilt key as trusted; call only after its rebuild's merges were written. */

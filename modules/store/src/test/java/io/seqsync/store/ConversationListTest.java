@@ -85,6 +85,30 @@ class ConversationListTest {
   }
 
   @Test
+  void forgettingTheIndexDeletesItsKeysOnlyAndTheyAreRebuiltOnTheirFirstRead() {
+    String convId = "d:7:8";
+    database.jdbi().useHandle(handle -> {
+      handle.execute("insert into conversations (conv_id, kind, latest_seq) values (?, 'direct', 1)", convId);
+      handle.execute("insert into messages (conv_id, seq, msg_id, sender_id, sender_device, client_msg_id, type,"
+          + " content, create_time) values (?, 1, 700, 7, 'phone', 'c1', 'text', 'x', 7000)", convId);
+      handle.execute("insert into conversation_members (conv_id, user_id) values (?, 7), (?, 8)", convId, convId);
+    });
+    try (ConversationIndex.Batch batch = index.batch()) {
+      batch.message(new StoredMessage(700, convId, 1, 7, "phone", "c1", "text", "x", 7_000L, false), true)
+          .listed(7, convId, 7_000L).listed(8, convId, 7_000L);
+    }
+    redis.set("not-seqsync", "kept");
+    long indexKeys = redis.keys(ConversationIndex.PREFIX + "*").size();
+    assertThat(indexKeys).isGreaterThanOrEqualTo(4);
+
+    assertThat(index.forgetAll()).isEqualTo(indexKeys);
+    assertThat(redis.keys(ConversationIndex.PREFIX + "*")).isEmpty();
+    assertThat(redis.get("not-seqsync")).isEqualTo("kept");
+    assertThat(list.page(8, 10, null).conversations()).extracting(ConversationList.Entry::convId).contains(convId);
+    assertThat(index.unread(convId, 8, 0)).hasValue(1);
+  }
+
+  @Test
   void scriptsRedisNoLongerHasRunFromTheirText() {
     String convId = "d:3:4";
     StoredMessage message = new StoredMessage(500, convId, 1, 3, "phone", "c1", "text", "x", 5_000L, false);
