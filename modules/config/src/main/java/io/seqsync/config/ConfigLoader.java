@@ -5,7 +5,6 @@ import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -129,29 +128,13 @@ public final class ConfigLoader {
   /** ISO-8601 ({@code PT24H}) or a number with a unit: {@code 500ms}, {@code 30s}, {@code 5m}, {@code 24h}. */
   private Duration duration(String name, Duration fallback) {
     Optional<String> value = optional(name);
-    if (value.isEmpty()) {
-      return fallback;
-    }
-    String text = value.get().toLowerCase(Locale.ROOT);
     try {
-      if (text.startsWith("p")) {
-        return Duration.parse(text.toUpperCase(Locale.ROOT));
-      }
-      if (text.endsWith("ms")) {
-        return Duration.ofMillis(Long.parseLong(text.substring(0, text.length() - 2)));
-      }
-      long amount = Long.parseLong(text.substring(0, text.length() - 1));
-      return switch (text.charAt(text.length() - 1)) {
-        case 's' -> Duration.ofSeconds(amount);
-        case 'm' -> Duration.ofMinutes(amount);
-        case 'h' -> Duration.ofHours(amount);
-        case 'd' -> Duration.ofDays(amount);
-        default -> throw new NumberFormatException();
-      };
-    } catch (NumberFormatException | DateTimeParseException | StringIndexOutOfBoundsException e) {
+      return value.map(Durations::parse).orElse(fallback);
+    } catch (IllegalArgumentException e) {
       throw new ConfigException(name + " must be a duration like 500ms, 30s, 24h or PT24H, got '" + value.get() + "'");
     }
   }
+
 
   private static Map<String, String> readProperties(Path path) {
     Properties properties = new Properties();

@@ -1,12 +1,11 @@
 package io.seqsync.ingress;
 
+import io.seqsync.config.CommandLineOptions;
+import io.seqsync.config.Durations;
 import io.seqsync.events.DeviceIds;
 import io.seqsync.events.UserIds;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
-import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -38,7 +37,7 @@ public final class TokenCommand {
 
   /** The token for {@code args}; throws {@link IllegalArgumentException} saying what is wrong with them. */
   public static String mint(String[] args, String secret, Duration defaultTtl) {
-    Map<String, String> options = parse(args);
+    Map<String, String> options = CommandLineOptions.parse(args, OPTIONS);
     String user = options.get("--user");
     String device = options.get("--device");
     if (user == null || device == null) {
@@ -53,52 +52,17 @@ public final class TokenCommand {
     return new Tokens(secret).mint(userId, device, ttl);
   }
 
-  private static Map<String, String> parse(String[] args) {
-    Map<String, String> options = new HashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      String name = args[i];
-      String value;
-      int equals = name.indexOf('=');
-      if (equals > 0) {
-        value = name.substring(equals + 1);
-        name = name.substring(0, equals);
-      } else if (i + 1 < args.length) {
-        value = args[++i];
-      } else {
-        throw new IllegalArgumentException(name + " needs a value");
-      }
-      if (!OPTIONS.contains(name)) {
-        throw new IllegalArgumentException("unknown option " + name);
-      }
-      if (options.put(name, value) != null) {
-        throw new IllegalArgumentException(name + " given twice");
-      }
-    }
-    return options;
-  }
-
   static Duration ttl(String text) {
-    String value = text.trim().toLowerCase(Locale.ROOT);
+    Duration ttl;
     try {
-      Duration ttl;
-      if (value.startsWith("p")) {
-        ttl = Duration.parse(value.toUpperCase(Locale.ROOT));
-      } else {
-        long amount = Long.parseLong(value.substring(0, value.length() - 1));
-        ttl = switch (value.charAt(value.length() - 1)) {
-          case 's' -> Duration.ofSeconds(amount);
-          case 'm' -> Duration.ofMinutes(amount);
-          case 'h' -> Duration.ofHours(amount);
-          case 'd' -> Duration.ofDays(amount);
-          default -> throw new NumberFormatException();
-        };
-      }
-      if (ttl.isNegative() || ttl.isZero()) {
-        throw new IllegalArgumentException("--ttl must be positive: " + text);
-      }
-      return ttl;
-    } catch (NumberFormatException | DateTimeParseException | StringIndexOutOfBoundsException | ArithmeticException e) {
+      ttl = Durations.parse(text);
+    } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--ttl must be like 90s, 15m, 12h, 30d or P30D: " + text);
     }
+    if (ttl.isNegative() || ttl.isZero()) {
+      throw new IllegalArgumentException("--ttl must be positive: " + text);
+    }
+    return ttl;
   }
+
 }
