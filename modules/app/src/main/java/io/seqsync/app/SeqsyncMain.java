@@ -1,10 +1,13 @@
 package io.seqsync.app;
 
+import ch.qos.logback.classic.Level;
+import io.seqsync.analytics.AnalyticsCommand;
 import io.seqsync.config.ConfigException;
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.ingress.TokenCommand;
 import io.seqsync.ingress.Tokens;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
@@ -13,7 +16,9 @@ import org.slf4j.LoggerFactory;
 /**
  * {@code seqsync} starts the backend; {@code seqsync token --user ID --device ID [--ttl 30d]}
  * prints a token signed with the configured secret; {@code seqsync replay}, with the backend
- * stopped, rebuilds PostgreSQL and Redis from the topics ({@link ProjectionReplay}).
+ * stopped, rebuilds PostgreSQL and Redis from the topics ({@link ProjectionReplay}); {@code seqsync
+ * analytics [--since ..] [--period day|hour]}, next to the running backend, reports its traffic from
+ * the event log ({@link AnalyticsCommand}).
  */
 public final class SeqsyncMain {
   private static final Logger log = LoggerFactory.getLogger(SeqsyncMain.class);
@@ -32,6 +37,12 @@ public final class SeqsyncMain {
     if (args.length > 0 && args[0].equals("token")) {
       System.exit(TokenCommand.run(Arrays.copyOfRange(args, 1, args.length),
           config.auth().secret().orElse(Tokens.DEV_SECRET), config.auth().demoTokenTtl(), System.out, System.err));
+    }
+    if (args.length > 0 && args[0].equals("analytics")) {
+      // The report is all there is on stdout, and a broker that does not answer is said once, by the command.
+      ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger("org.apache.kafka")).setLevel(Level.OFF);
+      System.exit(AnalyticsCommand.run(Arrays.copyOfRange(args, 1, args.length), config, Instant.now(), System.out,
+          System.err));
     }
     if (args.length > 0 && args[0].equals("replay")) {
       System.exit(replay(config));

@@ -1,30 +1,30 @@
 package io.seqsync.bench.http;
 
+import io.seqsync.analytics.TopicScan;
+import io.seqsync.analytics.TrafficReport;
 import io.seqsync.app.ProjectionReplay;
 import io.seqsync.app.SeqsyncApp;
 import io.seqsync.bench.BenchSupport;
 import io.seqsync.bench.CliOptions;
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.events.Topic;
 import io.seqsync.events.Topics;
+import io.seqsync.events.model.Event;
 import io.seqsync.localstack.LocalStack;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
+import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.Serdes;
 
 /**
- * How long {@code seqsync replay} takes to rebuild the projection of an event log, next to the
- * floor of any replay measured in the same run: one plain {@code read_committed} consumer reading
- * the same log from offset 0 to its end, decoding nothing, writing nothing. The log is made as the
+ * How long {@code seqsync replay} takes to rebuild the projection of an event log, and {@code
+ * seqsync analytics} to report on it, next to the floor of both measured in the same run: a plain
+ * {@code read_committed} read of the same log from offset 0 to its end, decoding nothing, writing
+ * nothing. The log is made as the
  * fetch benchmark makes its data (direct conversations, every message a send command through the
  * sequencer and the live projector, whose time is reported too). Markdown on stdout.
  */
@@ -58,21 +58,24 @@ public final class ReplayBenchmark {
       long total = (long) conversations * messages;
       System.out.printf("Replay of %,d messages (%,d conversations x %,d), load average %s; sent, sequenced and projected live in %.1f s"
           + " (%,.0f messages/s).%n%n", total, conversations, messages, BenchSupport.loadAverage(), live, total / live);
-      System.out.println("| repeat | read_committed read of the log | records/s | replay (empty, project, delivery) | messages/s | replay ÷ read |");
-      System.out.println("|---:|---:|---:|---:|---:|---:|");
+      System.out.println("| repeat | read_committed read of the log | records/s | analytics report | events/s | report ÷ read"
+          + " | replay (empty, project, delivery) | messages/s | replay ÷ read |");
+      System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
       for (int repeat = 1; repeat <= repeats; repeat++) {
-        Read read = readWholeLog(config);
+        Reads reads = readWholeLog(config, total);
         ProjectionReplay.Summary replay = ProjectionReplay.run(config);
         if (replay.messages() != total) {
           throw new IllegalStateException("the replay rebuilt " + replay.messages() + " of " + total + " messages");
         }
         double replaySeconds = replay.took().toNanos() / 1e9;
-        System.out.printf("| %d | %.2f s | %,.0f | %.2f s | %,.0f | %.0f %% |%n", repeat, read.seconds(),
-            read.records() / read.seconds(), replaySeconds, total / replaySeconds, 100 * (read.seconds() / replaySeconds));
+        System.out.printf("| %d | %.2f s | %,.0f | %.2f s | %,.0f | %.0f %% | %.2f s | %,.0f | %.0f %% |%n", repeat,
+            reads.plainSeconds(), reads.records() / reads.plainSeconds(), reads.reportSeconds(),
+            reads.records() / reads.reportSeconds(), 100 * (reads.plainSeconds() / reads.reportSeconds()), replaySeconds,
+            total / replaySeconds, 100 * (reads.plainSeconds() / replaySeconds));
       }
       System.out.println();
-      System.out.println("(replay ÷ read: replay's rate as a share of the plain read's; both timed from their first"
-          + " request to the log's end, the servers already up.)");
+      System.out.println("(report ÷ read, replay ÷ read: their rates as a share of the plain read's; each timed from its"
+          + " first request to the log's end, the servers already up.)");
     } finally {
       if (given.get("dir") == null) {
         BenchSupport.deleteTree(dir);
@@ -80,31 +83,31 @@ public final class ReplayBenchmark {
     }
   }
 
-  record Read(long records, double seconds) {}
+  record Reads(long records, double plainSeconds, double reportSeconds) {}
 
-  // Every partition of the event log from offset 0 to its end as it is now, read_committed.
-  private static Read readWholeLog(SeqsyncConfig config) {
+  /**
+   * Every partition of the event log from offset 0 to its end, read_committed, twice: plainly
+   * (nothing decoded: the floor of any reader) and as {@code seqsync analytics} reads it (decoded
+   * and counted into a {@link TrafficReport}), which must count every message.
+   */
+  private static Reads readWholeLog(SeqsyncConfig config, long messages) {
     try (LocalStack stack = LocalStack.start(config)) {
-      Map<String, Object> props = new HashMap<>();
-      props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafkaBootstrapServers());
-      props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-      props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2_000);
-      try (KafkaConsumer<byte[], byte[]> consumer =
-          new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-        String topic = Topics.from(config.kafka()).events().name();
-        List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-            .map(info -> new TopicPartition(topic, info.partition())).toList();
-        long start = System.nanoTime();
-        consumer.assign(partitions);
-        consumer.seekToBeginning(partitions);
-        Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-        long records = 0;
-        while (partitions.stream().anyMatch(partition -> consumer.position(partition) < ends.get(partition))) {
-          ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(200));
-          records += batch.count();
-        }
-        return new Read(records, (System.nanoTime() - start) / 1e9);
+      Topic<String, Event> events = Topics.from(config.kafka()).events();
+      Topic<byte[], byte[]> bytes =
+          new Topic<>(events.name(), events.partitions(), Serdes.ByteArray(), Serdes.ByteArray(), Map.of());
+      long start = System.nanoTime();
+      TopicScan.Result plain = TopicScan.read(stack.kafkaBootstrapServers(), bytes, Optional.empty(), record -> { });
+      double plainSeconds = (System.nanoTime() - start) / 1e9;
+      TrafficReport report = new TrafficReport(TrafficReport.Period.DAY, Instant.EPOCH);
+      start = System.nanoTime();
+      TopicScan.read(stack.kafkaBootstrapServers(), events, Optional.empty(), report::add);
+      double reportSeconds = (System.nanoTime() - start) / 1e9;
+      long counted = report.periods().stream().mapToLong(TrafficReport.PeriodFigures::messages).sum();
+      if (counted != messages || report.seqAnomalyCount() != 0) {
+        throw new IllegalStateException("the report counted " + counted + " of " + messages + " messages, "
+            + report.seqAnomalyCount() + " seq anomalies");
       }
+      return new Reads(plain.records(), plainSeconds, reportSeconds);
     }
   }
 }
