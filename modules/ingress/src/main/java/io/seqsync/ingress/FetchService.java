@@ -24,10 +24,12 @@ final class FetchService {
 
   private final MessageQueries messages;
   private final ConversationQueries conversations;
+  private final SyncDepth syncDepth;
 
-  FetchService(MessageQueries messages, ConversationQueries conversations) {
+  FetchService(MessageQueries messages, ConversationQueries conversations, SyncDepth syncDepth) {
     this.messages = messages;
     this.conversations = conversations;
+    this.syncDepth = syncDepth;
   }
 
   Views.Fetched fetch(Caller caller, ConvId convId, FetchRequest request, long floor) {
@@ -49,13 +51,20 @@ final class FetchService {
         Page page = request.until() == null
             ? messages.after(conv, from, request.count())
             : messages.range(conv, from, request.until(), request.count());
+        Views.Fetched fetched;
         if (after > page.latestSeq()) {
           Page latest = messages.last(conv, REALIGN_PAGE, floor);
-          yield new Views.Fetched(Views.Message.of(latest.messages()), false, latest.latestSeq(), latest.latestSeq(),
+          fetched = new Views.Fetched(Views.Message.of(latest.messages()), false, latest.latestSeq(), latest.latestSeq(),
               latest.latestSeq(), null);
+        } else {
+          // Asked from below the hot floor: the page starts at the floor, the rest is in the archive.
+          fetched = answer(page, page.lastSeqOr(from), null, from < page.archivedSeq() ? hint(conv, page) : null);
         }
-        // Asked from below the hot floor: the page starts at the floor, the rest is in the archive.
-        yield answer(page, page.lastSeqOr(from), null, from < page.archivedSeq() ? hint(conv, page) : null);
+        if (request.until() == null) {
+          syncDepth.served(caller, conv, request.mode() == FetchRequest.Mode.FROM_CURSOR, after, fetched.hasMore(),
+              fetched.nextAfter());
+        }
+        yield fetched;
       }
     };
   }

@@ -67,7 +67,7 @@ public final class IngressApp implements AutoCloseable {
     HttpMetrics metrics = new HttpMetrics(registry);
     FetchGuard fetchGuard = new FetchGuard(settings.fetch(), registry);
     MessagesRoute messagesRoute = new MessagesRoute(authentication, access, fetchGuard,
-        new FetchService(messages, conversations), conversation, publisher, Math.toIntExact(settings.maxRequestBytes()), metrics);
+        new FetchService(messages, conversations, new SyncDepth(registry, System::nanoTime)), conversation, publisher, Math.toIntExact(settings.maxRequestBytes()), metrics);
     registry.gauge("seqsync.ingress.pending.replies", replies, ReplyWaiter::pendingCount);
     registry.gauge("seqsync.push.connections", pushes, PushHub::connectionCount);
     FunctionCounter.builder("seqsync.push.dropped", pushes, PushHub::droppedCount)

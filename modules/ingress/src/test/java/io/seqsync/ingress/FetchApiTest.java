@@ -3,6 +3,7 @@ package io.seqsync.ingress;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.MessageQueries;
 import io.seqsync.store.StoredMessage;
@@ -78,6 +79,23 @@ class FetchApiTest {
     assertThat(caughtUp.get("nextAfter").asLong()).isEqualTo(120);
     assertThat(caughtUp.get("latestSeq").asLong()).isEqualTo(120);
     assertThat(caughtUp.has("realign")).isFalse();
+  }
+
+  @Test
+  void eachCatchUpsPagingDepthIsInTheMetrics() {
+    fetch("", phone); // 1-50 from the cursor
+    fetch("?after=50", phone);
+    fetch("?after=100", phone); // 101-120: caught up in three pages
+    fetch("?after=110&until=115", phone); // a range fills a gap: no catch-up
+    fetch("?after=120", test.token(1, "laptop")); // nothing new: one page
+
+    String metrics = test.http.get("/metrics", null).body();
+    assertThat(metrics)
+        .contains("seqsync_fetch_sync_pages_count 2")
+        .contains("seqsync_fetch_sync_pages_sum 4")
+        .contains("seqsync_fetch_sync_pages_bucket{le=\"1.0\"} 1")
+        .contains("seqsync_fetch_sync_pages_bucket{le=\"2.0\"} 1")
+        .contains("seqsync_fetch_sync_pages_bucket{le=\"3.0\"} 2");
   }
 
   @Test
@@ -178,7 +196,7 @@ class FetchApiTest {
     test.rows.message(CONV, 121, 121_000, 1, "text", "h\u00e9llo \u4f60\u597d \ud83d\ude00 \"q\" \\ \n \u2028")
         .recalled(CONV, 119);
     FetchService service = new FetchService(new MessageQueries(test.database.jdbi()),
-        new ConversationQueries(test.database.jdbi()));
+        new ConversationQueries(test.database.jdbi()), new SyncDepth(new SimpleMeterRegistry(), System::nanoTime));
 
     for (String query : List.of("?after=100", "?last=5", "?before=3", "?after=500", "?after=200&until=300")) {
       Http.Response response = test.http.get(MESSAGES + query, phone);
