@@ -21,9 +21,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.Future;
+import java.util.stream.LongStream;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -100,28 +103,31 @@ class TopicScanTest {
     String events = topics.events().name();
     int large = 12_000; // more than one poll's worth, so partition 0 is fetched again after it caught up
     try (KafkaProducer<String, Event> producer = producer(EventSerdes.event(), Map.of())) {
+      List<Future<RecordMetadata>> sends = new ArrayList<>();
       for (int seq = 1; seq <= 5; seq++) {
-        producer.send(new ProducerRecord<>(events, 0, "d:1:2", appended("d:1:2", seq, 1, MessageType.TEXT, Instant.now())));
+        sends.add(producer.send(new ProducerRecord<>(events, 0, "d:1:2", appended("d:1:2", seq, 1, MessageType.TEXT, Instant.now()))));
       }
       for (int seq = 1; seq <= large; seq++) {
-        producer.send(new ProducerRecord<>(events, 1, "d:3:4", appended("d:3:4", seq, 3, MessageType.TEXT, Instant.now())));
+        sends.add(producer.send(new ProducerRecord<>(events, 1, "d:3:4", appended("d:3:4", seq, 3, MessageType.TEXT, Instant.now()))));
       }
-      producer.flush();
+      awaitAcknowledged(sends);
       List<Event> seen = new ArrayList<>();
       TopicScan.Result result = TopicScan.read(kafka.bootstrapServers(), topics.events(), Optional.empty(), event -> {
         seen.add(event);
         if (seen.size() == 1) { // the log grows while it is read
+          List<Future<RecordMetadata>> more = new ArrayList<>();
           for (int seq = 6; seq <= 20; seq++) {
-            producer.send(new ProducerRecord<>(events, 0, "d:1:2", appended("d:1:2", seq, 1, MessageType.TEXT, Instant.now())));
-            producer.send(new ProducerRecord<>(events, 1, "d:3:4",
-                appended("d:3:4", large + seq, 3, MessageType.TEXT, Instant.now())));
+            more.add(producer.send(new ProducerRecord<>(events, 0, "d:1:2", appended("d:1:2", seq, 1, MessageType.TEXT, Instant.now()))));
+            more.add(producer.send(new ProducerRecord<>(events, 1, "d:3:4",
+                appended("d:3:4", large + seq, 3, MessageType.TEXT, Instant.now()))));
           }
-          producer.flush();
+          awaitAcknowledged(more);
         }
       });
       assertThat(seen).filteredOn(event -> event.getConvId().equals("d:1:2")).extracting(TopicScanTest::seq)
           .containsExactly(1L, 2L, 3L, 4L, 5L);
-      assertThat(seen).filteredOn(event -> event.getConvId().equals("d:3:4")).hasSize(large);
+      List<Long> largeSeqs = seen.stream().filter(event -> event.getConvId().equals("d:3:4")).map(TopicScanTest::seq).toList();
+      assertThat(largeSeqs).as("seqs of d:3:4").isEqualTo(LongStream.rangeClosed(1, large).boxed().toList());
       assertThat(result.records()).isEqualTo(large + 5);
       assertThat(result.endOffsets()).containsEntry(0, 5L).containsEntry(1, (long) large).containsEntry(2, 0L);
     }
@@ -132,6 +138,13 @@ class TopicScanTest {
     Topics topics = Topics.from(ConfigLoader.of(Map.of("kafka.topic-prefix", "absent.")).kafka());
     assertThatThrownBy(() -> TopicScan.read(kafka.bootstrapServers(), topics.events(), Optional.empty(), event -> { }))
         .isInstanceOf(IllegalStateException.class).hasMessage("no topic absent.events at " + kafka.bootstrapServers());
+  }
+
+  // A send the broker never acknowledged would make the log shorter than the test thinks.
+  private static void awaitAcknowledged(List<Future<RecordMetadata>> sends) {
+    for (Future<RecordMetadata> send : sends) {
+      assertThat(send).succeedsWithin(Duration.ofMinutes(3));
+    }
   }
 
   private static long seq(Event event) {

@@ -1,5 +1,6 @@
 package io.seqsync.bench;
 
+import io.seqsync.events.TopicAdmin;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
@@ -176,6 +177,7 @@ final class BenchmarkRunner implements AutoCloseable {
     if (!get(admin.listTopics().names()).contains(name)) {
       get(admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all());
     }
+    TopicAdmin.awaitLeaders(admin, Map.of(name, partitions));
   }
 
   /** The read_committed end offset (last stable offset) of every partition of {@code topic}. */

@@ -1,5 +1,6 @@
 package io.seqsync.events;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -7,10 +8,13 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RetriableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,6 +51,8 @@ public final class TopicAdmin {
               + " partitions, the configuration says " + topic.partitions() + ": refusing to reorder conversations");
         }
       }
+      awaitLeaders(admin, described.values().stream()
+          .collect(Collectors.toMap(TopicDescription::name, topic -> topic.partitions().size())));
       return existing;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -70,6 +76,31 @@ public final class TopicAdmin {
         }
         Thread.sleep(100);
       }
+    }
+  }
+
+  /**
+   * Returns once the leader of every partition of these topics (name to partition count) serves
+   * it. KRaft hands leadership over asynchronously after a topic is created or the broker restarted,
+   * and an idempotent producer sending sooner had its first batch refused (not leader) while later
+   * ones were appended, then retried that first batch out of sequence until its delivery timeout
+   * dropped it (seen in TopicScanTest on a loaded machine). Asking each leader for its end offset
+   * waits for exactly that: the admin client retries a partition whose leader does not serve yet.
+   */
+  public static void awaitLeaders(Admin admin, Map<String, Integer> partitionCounts) {
+    Map<TopicPartition, OffsetSpec> partitions = new HashMap<>();
+    partitionCounts.forEach((topic, count) -> {
+      for (int partition = 0; partition < count; partition++) {
+        partitions.put(new TopicPartition(topic, partition), OffsetSpec.latest());
+      }
+    });
+    try {
+      admin.listOffsets(partitions).all().get(60, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for the leaders of " + partitionCounts.keySet(), e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("the leaders of " + partitionCounts.keySet() + " do not serve: " + e.getMessage(), e);
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.seqsync.bench.http;
 
+import io.seqsync.events.TopicAdmin;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -103,13 +104,16 @@ final class ProduceReference implements AutoCloseable {
   /** Creates the reference topic with {@code partitions} and starts the server on a free port. */
   static ProduceReference start(String bootstrapServers, int partitions, Duration linger) {
     try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
-      admin.createTopics(List.of(new NewTopic(TOPIC, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
-    } catch (ExecutionException e) {
-      if (!(e.getCause() instanceof TopicExistsException)) {
-        throw new IllegalStateException("cannot create " + TOPIC, e.getCause());
+      try {
+        admin.createTopics(List.of(new NewTopic(TOPIC, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+      } catch (ExecutionException e) {
+        if (!(e.getCause() instanceof TopicExistsException)) {
+          throw new IllegalStateException("cannot create " + TOPIC, e.getCause());
+        }
+      } catch (InterruptedException | TimeoutException e) {
+        throw new IllegalStateException("cannot create " + TOPIC, e);
       }
-    } catch (InterruptedException | TimeoutException e) {
-      throw new IllegalStateException("cannot create " + TOPIC, e);
+      TopicAdmin.awaitLeaders(admin, Map.of(TOPIC, partitions));
     }
     ProduceReference reference = new ProduceReference(bootstrapServers, linger);
     try {
