@@ -1,9 +1,12 @@
 package io.seqsync.bench;
 
+import io.seqsync.config.CommandLineOptions;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /** The benchmarks' command lines: {@code --name=value} or {@code --name value}, only known names. */
 public final class CliOptions {
@@ -27,33 +30,17 @@ public final class CliOptions {
     }
   }
 
-  /** The given options by name; throws {@code IllegalArgumentException("help")} for -h/--help. */
+  /**
+   * The given options by name (without their {@code --}), parsed as the app's subcommands parse
+   * theirs; throws {@code IllegalArgumentException("help")} for -h/--help.
+   */
   public static Map<String, String> parse(String[] args, Set<String> names) {
-    Map<String, String> given = new HashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      String arg = args[i];
-      if (arg.equals("-h") || arg.equals("--help")) {
-        throw new IllegalArgumentException("help");
-      }
-      if (!arg.startsWith("--")) {
-        throw new IllegalArgumentException("unexpected argument " + arg);
-      }
-      String name = arg.substring(2);
-      String value;
-      int eq = name.indexOf('=');
-      if (eq >= 0) {
-        value = name.substring(eq + 1);
-        name = name.substring(0, eq);
-      } else if (i + 1 < args.length) {
-        value = args[++i];
-      } else {
-        throw new IllegalArgumentException("--" + name + " needs a value");
-      }
-      if (!names.contains(name)) {
-        throw new IllegalArgumentException("unknown option --" + name);
-      }
-      given.put(name, value);
+    if (Arrays.asList(args).contains("-h") || Arrays.asList(args).contains("--help")) {
+      throw new IllegalArgumentException("help");
     }
+    Set<String> known = names.stream().map(name -> "--" + name).collect(Collectors.toSet());
+    Map<String, String> given = new HashMap<>();
+    CommandLineOptions.parse(args, known).forEach((option, value) -> given.put(option.substring(2), value));
     return given;
   }
 }
