@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
@@ -20,6 +21,7 @@ final class SyncDepth {
   static final Duration ABANDONED = Duration.ofMinutes(1);
   static final int MAX_OPEN = 100_000;
   static final String METRIC = "seqsync.fetch.sync.pages";
+  private static final Duration SWEEP_EVERY = Duration.ofSeconds(1);
 
   private record Key(long userId, String deviceId, String convId) {}
 
@@ -28,6 +30,7 @@ final class SyncDepth {
   private final ConcurrentHashMap<Key, Open> open = new ConcurrentHashMap<>();
   private final DistributionSummary depth;
   private final LongSupplier nanoClock;
+  private final AtomicLong lastSweepNanos;
 
   SyncDepth(MeterRegistry registry, LongSupplier nanoClock) {
     this.depth = DistributionSummary.builder(METRIC)
@@ -35,6 +38,7 @@ final class SyncDepth {
         .serviceLevelObjectives(1, 2, 3, 5, 10, 20, 50, 100)
         .register(registry);
     this.nanoClock = nanoClock;
+    this.lastSweepNanos = new AtomicLong(nanoClock.getAsLong());
   }
 
   /**
@@ -46,7 +50,7 @@ final class SyncDepth {
     long now = nanoClock.getAsLong();
     int[] pages = new int[1];
     if (hasMore && open.size() >= MAX_OPEN && !open.containsKey(key)) {
-      open.values().removeIf(catchUp -> now - catchUp.touchedNanos() > ABANDONED.toNanos());
+      sweep(now);
       if (open.size() >= MAX_OPEN) {
         return; // too many unfinished catch-ups to follow one more
       }
@@ -58,6 +62,15 @@ final class SyncDepth {
     });
     if (!hasMore) {
       depth.record(pages[0]);
+    }
+  }
+
+  // At most once a second: while the map is full of live catch-ups, a sweep of it per page would
+  // cost every new catch-up a walk of MAX_OPEN entries.
+  private void sweep(long now) {
+    long last = lastSweepNanos.get();
+    if (now - last > SWEEP_EVERY.toNanos() && lastSweepNanos.compareAndSet(last, now)) {
+      open.values().removeIf(catchUp -> now - catchUp.touchedNanos() > ABANDONED.toNanos());
     }
   }
 
