@@ -53,6 +53,16 @@ public final class LocalPostgres implements AutoCloseable {
     }
   }
 
+  /**
+   * Stops a postmaster that an earlier process left running on {@code dir}'s cluster (see
+   * {@link LeftoverProcess}; only the data directory's lock holder may call this). PostgreSQL names
+   * it in the cluster's postmaster.pid; its command line names the cluster ({@code -D}).
+   */
+  static boolean stopLeftover(Path dir) {
+    Path data = dir.toAbsolutePath().resolve("data");
+    return LeftoverProcess.stop("PostgreSQL", data.resolve("postmaster.pid"), data.toString());
+  }
+
   /** The {@code postgres} database. */
   public String jdbcUrl() {
     return jdbcUrl;

@@ -11,6 +11,8 @@ import redis.embedded.RedisServer;
  * It keeps an append-only file in {@code dir}, so its keys survive a restart.
  */
 public final class LocalRedis implements AutoCloseable {
+  // Written by redis-server at start, removed at a clean stop: names a server left running.
+  private static final String PID_FILE = "redis.pid";
   private final RedisServer server;
   private final int port;
 
@@ -31,6 +33,7 @@ public final class LocalRedis implements AutoCloseable {
           .port(actualPort)
           .setting("dir " + quoted(dataDir.toString()))
           .setting("appendonly yes")
+          .setting("pidfile " + quoted(dataDir.resolve(PID_FILE).toString()))
           .onShutdownForceStop(false)
           .build();
       server.start();
@@ -38,6 +41,15 @@ public final class LocalRedis implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start redis-server in " + dataDir, e);
     }
+  }
+
+  /**
+   * Stops a redis-server that an earlier process left running on {@code dir} (see
+   * {@link LeftoverProcess}; only the data directory's lock holder may call this). SIGTERM makes
+   * it write its append-only file out before it exits.
+   */
+  static boolean stopLeftover(Path dir) {
+    return LeftoverProcess.stop("Redis", dir.toAbsolutePath().resolve(PID_FILE), "redis-server");
   }
 
   /** {@code redis://127.0.0.1:port}. */

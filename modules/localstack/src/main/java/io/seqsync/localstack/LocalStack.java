@@ -69,10 +69,16 @@ public final class LocalStack implements AutoCloseable {
           dataDir.resolve("kafka"), dir -> EmbeddedKafka.start(dir, config.kafka().embeddedPort()),
           EmbeddedKafka::bootstrapServers, executor);
       CompletableFuture<LocalPostgres> postgres = startUnless(config.postgres().jdbcUrl(), "PostgreSQL",
-          dataDir.resolve("postgres"), dir -> LocalPostgres.start(dir, config.postgres().embeddedPort()),
+          dataDir.resolve("postgres"), dir -> {
+            LocalPostgres.stopLeftover(dir); // safe: this stack holds the directory's lock
+            return LocalPostgres.start(dir, config.postgres().embeddedPort());
+          },
           LocalPostgres::jdbcUrl, executor);
       CompletableFuture<LocalRedis> redis = startUnless(config.redis().uri(), "Redis",
-          dataDir.resolve("redis"), dir -> LocalRedis.start(dir, config.redis().embeddedPort()),
+          dataDir.resolve("redis"), dir -> {
+            LocalRedis.stopLeftover(dir); // safe: this stack holds the directory's lock
+            return LocalRedis.start(dir, config.redis().embeddedPort());
+          },
           LocalRedis::uri, executor);
       List<AutoCloseable> started = new ArrayList<>();
       if (lock != null) {

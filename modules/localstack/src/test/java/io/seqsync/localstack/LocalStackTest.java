@@ -9,6 +9,10 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
@@ -48,5 +52,53 @@ class LocalStackTest {
     assertThat(dir.resolve("kafka/meta.properties")).exists();
     assertThat(dir.resolve("postgres/data/PG_VERSION")).exists();
     assertThat(dir.resolve("redis")).isNotEmptyDirectory();
+  }
+
+  @Test
+  void serversLeftRunningByAKilledProcessAreStoppedAtTheNextStart(@TempDir Path dir) throws Exception {
+    Map<String, String> settings = Map.of(
+        "data-dir", dir.resolve("data").toString(),
+        "kafka.bootstrap-servers", "127.0.0.1:1", // external, never contacted: only PostgreSQL and Redis matter here
+        "postgres.embedded-port", String.valueOf(FreePorts.pick()),
+        "redis.embedded-port", String.valueOf(FreePorts.pick()));
+    SeqsyncConfig config = ConfigLoader.of(settings);
+    String jdbcUrl = "jdbc:postgresql://127.0.0.1:" + config.postgres().embeddedPort() + "/postgres";
+    URI redisUri = URI.create("redis://127.0.0.1:" + config.redis().embeddedPort());
+    List<String> arguments = settings.entrySet().stream().map(setting -> setting.getKey() + "=" + setting.getValue()).toList();
+    try {
+      try (ChildJvm child = new ChildJvm(LocalStackProcess.class, List.of("-Xmx128m"), arguments, Map.of(),
+          dir.resolve("child.log"), "local stack up")) {
+        child.start(Duration.ofSeconds(90));
+        try (Connection connection = DriverManager.getConnection(jdbcUrl, "postgres", "");
+            Statement statement = connection.createStatement()) {
+          statement.execute("create table kept (v text); insert into kept values ('before the kill')");
+        }
+        try (RedisClient redis = RedisClient.create(redisUri)) {
+          redis.set("kept", "before the kill");
+        }
+        child.kill(); // SIGKILL: no shutdown hook stops the two servers
+      }
+      try (Connection connection = DriverManager.getConnection(jdbcUrl, "postgres", "")) {
+        assertThat(connection.isValid(5)).as("PostgreSQL outlived the process that started it").isTrue();
+      }
+      try (RedisClient redis = RedisClient.create(redisUri)) {
+        assertThat(redis.ping()).as("Redis outlived the process that started it").isEqualTo("PONG");
+      }
+
+      try (LocalStack stack = LocalStack.start(config);
+          Connection connection = DriverManager.getConnection(stack.postgresJdbcUrl(), stack.postgresUser(), stack.postgresPassword());
+          Statement statement = connection.createStatement();
+          RedisClient redis = RedisClient.create(URI.create(stack.redisUri()))) {
+        ResultSet kept = statement.executeQuery("select v from kept");
+        assertThat(kept.next()).isTrue();
+        assertThat(kept.getString(1)).isEqualTo("before the kill");
+        assertThat(redis.get("kept")).isEqualTo("before the kill");
+      }
+    } finally { // a failure above must not leave the two servers running on the machine
+      LocalPostgres.stopLeftover(dir.resolve("data/postgres"));
+      LocalRedis.stopLeftover(dir.resolve("data/redis"));
+    }
+    FreePorts.requireFree(config.postgres().embeddedPort());
+    FreePorts.requireFree(config.redis().embeddedPort());
   }
 }
