@@ -1,7 +1,9 @@
 package io.seqsync.ingress;
 
 import io.javalin.Javalin;
+import io.javalin.http.HandlerType;
 import io.javalin.json.JavalinJackson;
+import io.javalin.websocket.WsHandlerType;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.events.Topic;
@@ -9,6 +11,9 @@ import io.seqsync.events.model.DeliveryReport;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.MessageQueries;
 import java.time.Clock;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -37,11 +42,16 @@ public final class IngressApp implements AutoCloseable {
   // Selector threads, each reading and parsing its connections' requests (and submitting the sends
   // of direct conversations, see MessagesRoute): Jetty's default, half the cores up to four, but at
   // least two, so that reading requests is never down to one thread.
+  private static final Set<HandlerType> ENDPOINT_METHODS =
+      Set.of(HandlerType.GET, HandlerType.POST, HandlerType.PUT, HandlerType.PATCH, HandlerType.DELETE);
   private static final int SELECTORS = Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors() / 2));
 
   private final IngressSettings settings;
   private final ExecutorService workers;
   private final Javalin javalin;
+  // "METHOD path" of every endpoint, as API.md's table writes them; the messages route is not Javalin's.
+  private final List<String> routes = new CopyOnWriteArrayList<>(
+      List.of("GET " + MessagesRoute.TEMPLATE, "POST " + MessagesRoute.TEMPLATE));
 
   public IngressApp(IngressSettings settings, CommandPublisher publisher, ReplyWaiter replies, IngressStores stores,
       PushHub pushes, TokenVerifier tokens, PrometheusMeterRegistry registry, Topic<String, DeliveryReport> telemetry) {
@@ -95,6 +105,16 @@ public final class IngressApp implements AutoCloseable {
       // few requests, 10 % of the server threads' samples (JFR). Without it every header is parsed anew.
       config.jetty.modifyHttpConfiguration(http -> http.setHeaderCacheSize(0));
       config.requestLogger.http(metrics::record);
+      config.events.handlerAdded(handler -> {
+        if (ENDPOINT_METHODS.contains(handler.getHttpMethod())) {
+          routes.add(handler.getHttpMethod().name() + " " + handler.getPath());
+        }
+      });
+      config.events.wsHandlerAdded(handler -> {
+        if (handler.getHandlerType() == WsHandlerType.WEBSOCKET) {
+          routes.add("GET " + handler.getPath());
+        }
+      });
       ErrorHandling.install(config.routes);
       config.routes.before("/v1/*", authentication::authenticate);
       config.routes.wsBeforeUpgrade(Authentication.STREAM_PATH, authentication::authenticate);
@@ -129,6 +149,11 @@ public final class IngressApp implements AutoCloseable {
   /** The port it listens on (the actual one when configured with 0). */
   public int port() {
     return javalin.port();
+  }
+
+  /** Every endpoint it serves, as {@code "METHOD path"} (the test holding openapi/seqsync.yaml to it reads them). */
+  List<String> routes() {
+    return List.copyOf(routes);
   }
 
   /** Stops serving; requests in flight are answered or cut. */
