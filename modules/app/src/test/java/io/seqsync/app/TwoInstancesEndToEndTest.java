@@ -1,0 +1,115 @@
+package io.seqsync.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.SeqsyncConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.MemberDescription;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two app instances on one Kafka, PostgreSQL and Redis (the first instance's embedded ones), as
+ * README's scaling says: the sequencer's and the projector's partitions split between them, a send
+ * through either is answered whichever instance numbers and stores it, and when one stops the other
+ * takes its partitions over; every conversation's seqs stay 1..N, each once (R3).
+ */
+class TwoInstancesEndToEndTest {
+  private static final String SECRET = "two-instances-test-secret-0123456789";
+  private static final int CONVERSATIONS = 12; // over 3 partitions: every partition has some
+  private static final int PER_ROUND = 5;
+  private static final Duration SPLIT = Duration.ofSeconds(60);
+
+  @TempDir Path dir;
+
+  @Test
+  void sendsThroughEitherInstanceAreNumberedGapFreeAcrossTheSplitAndTheTakeOver() throws Exception {
+    Map<String, String> common = new HashMap<>(Map.of(
+        "http.port", "0", "http.reply-budget", "10s", "kafka.partitions", "3",
+        "sequencer.session-timeout", "6s", "auth.secret", SECRET));
+    Map<String, String> firstSettings = new HashMap<>(common);
+    firstSettings.putAll(Map.of("data-dir", dir.resolve("first").toString(),
+        "kafka.embedded-port", "0", "postgres.embedded-port", "0", "redis.embedded-port", "0"));
+    List<String> convs = LongStream.rangeClosed(2, CONVERSATIONS + 1).mapToObj(peer -> "d:1:" + peer).toList();
+    Map<String, List<JsonNode>> sent = new HashMap<>();
+
+    try (SeqsyncApp first = SeqsyncApp.start(ConfigLoader.of(firstSettings))) {
+      Map<String, String> secondSettings = new HashMap<>(common);
+      secondSettings.putAll(Map.of("data-dir", dir.resolve("second").toString(),
+          "kafka.bootstrap-servers", first.stack().kafkaBootstrapServers(),
+          "postgres.jdbc-url", first.stack().postgresJdbcUrl(),
+          "redis.uri", first.stack().redisUri()));
+      SeqsyncConfig secondConfig = ConfigLoader.of(secondSettings);
+      ApiClient viaFirst = EndToEnd.client(first, 1, "phone");
+      try (SeqsyncApp second = SeqsyncApp.start(secondConfig)) {
+        ApiClient viaSecond = EndToEnd.client(second, 1, "phone");
+        awaitSplit(first.stack().kafkaBootstrapServers(),
+            List.of(secondConfig.sequencer().applicationId(), secondConfig.projector().groupId()));
+        for (int round = 0; round < PER_ROUND; round++) {
+          for (String conv : convs) { // alternately through each instance
+            sent.computeIfAbsent(conv, key -> new ArrayList<>()).add(send(round % 2 == 0 ? viaFirst : viaSecond, conv));
+          }
+        }
+      }
+      for (int round = 0; round < PER_ROUND; round++) { // the first alone: it took the second's partitions over
+        for (String conv : convs) {
+          sent.get(conv).add(send(viaFirst, conv));
+        }
+      }
+
+      Set<String> msgIds = new HashSet<>();
+      for (String conv : convs) {
+        List<Long> expected = LongStream.rangeClosed(1, 2 * PER_ROUND).boxed().toList();
+        assertThat(sent.get(conv)).extracting(message -> message.get("seq").asLong()).as(conv).isEqualTo(expected);
+        ApiClient.Response page = viaFirst.get("/v1/conversations/" + conv + "/messages?after=0");
+        assertThat(page.status()).isEqualTo(200);
+        List<JsonNode> stored = new ArrayList<>();
+        page.body().get("messages").forEach(stored::add);
+        assertThat(stored).extracting(message -> message.get("seq").asLong()).as(conv).isEqualTo(expected);
+        assertThat(stored).extracting(message -> message.get("msgId").asText())
+            .isEqualTo(sent.get(conv).stream().map(message -> message.get("msgId").asText()).toList());
+        stored.forEach(message -> msgIds.add(message.get("msgId").asText()));
+      }
+      assertThat(msgIds).hasSize(CONVERSATIONS * 2 * PER_ROUND);
+    }
+  }
+
+  private static JsonNode send(ApiClient client, String conv) {
+    ApiClient.Response response = client.post("/v1/conversations/" + conv + "/messages",
+        "{\"clientMsgId\":\"" + UUID.randomUUID() + "\",\"type\":\"text\",\"content\":\"hello\"}");
+    assertThat(response.status()).as("send to %s: %s", conv, response.body()).isEqualTo(200);
+    return response.body().get("message");
+  }
+
+  // Until each group has two members, each with partitions: both instances sequence and project.
+  private static void awaitSplit(String bootstrapServers, List<String> groups) throws Exception {
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrapServers))) {
+      long deadline = System.nanoTime() + SPLIT.toNanos();
+      while (true) {
+        Map<String, ConsumerGroupDescription> described =
+            admin.describeConsumerGroups(groups).all().get(30, TimeUnit.SECONDS);
+        boolean split = described.values().stream().allMatch(group -> group.members().size() == 2
+            && group.members().stream().map(MemberDescription::assignment).allMatch(assignment -> !assignment.topicPartitions().isEmpty()));
+        if (split) {
+          return;
+        }
+        assertThat(System.nanoTime()).as("two members with partitions in each of %s: %s", groups, described).isLessThan(deadline);
+        Thread.sleep(200);
+      }
+    }
+  }
+}
