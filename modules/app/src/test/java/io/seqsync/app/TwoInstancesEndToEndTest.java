@@ -1,5 +1,6 @@
 package io.seqsync.app;
 
+import static io.seqsync.app.StreamClient.ofType;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -25,8 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Two app instances on one Kafka, PostgreSQL and Redis (the first instance's embedded ones), as
  * README's scaling says: the sequencer's and the projector's partitions split between them, a send
- * through either is answered whichever instance numbers and stores it, and when one stops the other
- * takes its partitions over; every conversation's seqs stay 1..N, each once (R3).
+ * through either is answered whichever instance numbers and stores it, a device connected to one is
+ * pushed what is sent through the other, and when one stops the other takes its partitions over;
+ * every conversation's seqs stay 1..N, each once (R3).
  */
 class TwoInstancesEndToEndTest {
   private static final String SECRET = "two-instances-test-secret-0123456789";
@@ -55,15 +57,26 @@ class TwoInstancesEndToEndTest {
           "redis.uri", first.stack().redisUri()));
       SeqsyncConfig secondConfig = ConfigLoader.of(secondSettings);
       ApiClient viaFirst = EndToEnd.client(first, 1, "phone");
-      try (SeqsyncApp second = SeqsyncApp.start(secondConfig)) {
+      try (SeqsyncApp second = SeqsyncApp.start(secondConfig);
+          StreamClient peerOnSecond = StreamClient.withHeader(second.httpPort(), EndToEnd.token(second, 2, "laptop"))) {
         ApiClient viaSecond = EndToEnd.client(second, 1, "phone");
         awaitSplit(first.stack().kafkaBootstrapServers(),
             List.of(secondConfig.sequencer().applicationId(), secondConfig.projector().groupId()));
+        peerOnSecond.next(ofType("sync"), Duration.ofSeconds(10));
         for (int round = 0; round < PER_ROUND; round++) {
           for (String conv : convs) { // alternately through each instance
             sent.computeIfAbsent(conv, key -> new ArrayList<>()).add(send(round % 2 == 0 ? viaFirst : viaSecond, conv));
           }
         }
+        // User 2, connected to the second instance, is pushed d:1:2's messages, sent through both, in order.
+        List<Long> pushed = new ArrayList<>();
+        while (pushed.size() < PER_ROUND) {
+          JsonNode frame = peerOnSecond.next(ofType("message"), Duration.ofSeconds(10));
+          assertThat(frame.get("mode").asText()).isEqualTo("push");
+          assertThat(frame.get("message").get("convId").asText()).isEqualTo("d:1:2");
+          pushed.add(frame.get("message").get("seq").asLong());
+        }
+        assertThat(pushed).containsExactly(1L, 2L, 3L, 4L, 5L);
       }
       for (int round = 0; round < PER_ROUND; round++) { // the first alone: it took the second's partitions over
         for (String conv : convs) {
