@@ -56,7 +56,7 @@ final class LeftoverProcess {
   private static Optional<Long> pid(Path pidFile) {
     try {
       List<String> lines = Files.exists(pidFile) ? Files.readAllLines(pidFile, StandardCharsets.UTF_8) : List.of();
-      return lines.isEmpty() || !lines.get(0).strip().matches("[1-9][0-9]{0,18}")
+      return lines.isEmpty() || !lines.get(0).strip().matches("[1-9][0-9]{0,17}")
           ? Optional.empty() : Optional.of(Long.parseLong(lines.get(0).strip()));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + pidFile, e);

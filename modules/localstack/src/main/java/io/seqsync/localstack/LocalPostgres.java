@@ -60,7 +60,7 @@ public final class LocalPostgres implements AutoCloseable {
    */
   static boolean stopLeftover(Path dir) {
     Path data = dir.toAbsolutePath().resolve("data");
-    return LeftoverProcess.stop("PostgreSQL", data.resolve("postmaster.pid"), data.toString());
+    return LeftoverProcess.stop("PostgreSQL", data.resolve("postmaster.pid"), "-D " + data + " ");
   }
 
   /** The {@code postgres} database. */
