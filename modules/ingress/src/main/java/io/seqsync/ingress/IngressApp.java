@@ -39,11 +39,11 @@ public final class IngressApp implements AutoCloseable {
   // send benchmark growing its pool): each dropped SYN cost its client a 1 s retransmission, sends
   // answered a second late. The kernel caps it at net.core.somaxconn.
   private static final int ACCEPT_QUEUE = 1024;
+  private static final Set<HandlerType> ENDPOINT_METHODS =
+      Set.of(HandlerType.GET, HandlerType.POST, HandlerType.PUT, HandlerType.PATCH, HandlerType.DELETE);
   // Selector threads, each reading and parsing its connections' requests (and submitting the sends
   // of direct conversations, see MessagesRoute): Jetty's default, half the cores up to four, but at
   // least two, so that reading requests is never down to one thread.
-  private static final Set<HandlerType> ENDPOINT_METHODS =
-      Set.of(HandlerType.GET, HandlerType.POST, HandlerType.PUT, HandlerType.PATCH, HandlerType.DELETE);
   private static final int SELECTORS = Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors() / 2));
 
   private final IngressSettings settings;
