@@ -59,11 +59,13 @@ public final class LocalStack implements AutoCloseable {
   }
 
   private static LocalStack start(SeqsyncConfig config, Path dataDir, DataDirLock lock) {
-    ExecutorService executor = Executors.newFixedThreadPool(3, runnable -> {
-      Thread thread = new Thread(runnable, "localstack-start");
-      thread.setDaemon(true);
-      return thread;
-    });
+    // Kafka starts in this JVM, next to PostgreSQL and Redis; those two are child processes and start
+    // one after the other: a process forked while another thread still has a freshly unpacked server
+    // binary open for writing inherits that descriptor, and exec of the binary then fails with "Text
+    // file busy" (ETXTBSY; JDK-8068370). Seen in a test run: redis-server unpacked while PostgreSQL's
+    // initdb was being forked.
+    ExecutorService executor = startThread("localstack-start-kafka");
+    ExecutorService childProcesses = startThread("localstack-start-processes");
     try {
       CompletableFuture<EmbeddedKafka> kafka = startUnless(config.kafka().bootstrapServers(), "Kafka",
           dataDir.resolve("kafka"), dir -> EmbeddedKafka.start(dir, config.kafka().embeddedPort()),
@@ -73,13 +75,13 @@ public final class LocalStack implements AutoCloseable {
             LocalPostgres.stopLeftover(dir); // safe: this stack holds the directory's lock
             return LocalPostgres.start(dir, config.postgres().embeddedPort());
           },
-          LocalPostgres::jdbcUrl, executor);
+          LocalPostgres::jdbcUrl, childProcesses);
       CompletableFuture<LocalRedis> redis = startUnless(config.redis().uri(), "Redis",
           dataDir.resolve("redis"), dir -> {
             LocalRedis.stopLeftover(dir); // safe: this stack holds the directory's lock
             return LocalRedis.start(dir, config.redis().embeddedPort());
           },
-          LocalRedis::uri, executor);
+          LocalRedis::uri, childProcesses);
       List<AutoCloseable> started = new ArrayList<>();
       if (lock != null) {
         started.add(lock); // closed last, once every server stopped
@@ -98,7 +100,16 @@ public final class LocalStack implements AutoCloseable {
           started);
     } finally {
       executor.shutdown();
+      childProcesses.shutdown();
     }
+  }
+
+  private static ExecutorService startThread(String name) {
+    return Executors.newSingleThreadExecutor(runnable -> {
+      Thread thread = new Thread(runnable, name);
+      thread.setDaemon(true);
+      return thread;
+    });
   }
 
   public String kafkaBootstrapServers() {

@@ -28,10 +28,10 @@ final class TestServers implements AutoCloseable {
 
   static TestServers start(Path dir) {
     CompletableFuture<EmbeddedKafka> kafka = CompletableFuture.supplyAsync(() -> EmbeddedKafka.start(dir.resolve("kafka"), 0));
-    CompletableFuture<LocalPostgres> postgres =
-        CompletableFuture.supplyAsync(() -> LocalPostgres.start(dir.resolve("postgres"), 0));
+    // PostgreSQL, then Redis, not both at once: see LocalStack on child processes started together.
+    LocalPostgres postgres = LocalPostgres.start(dir.resolve("postgres"), 0);
     LocalRedis redis = LocalRedis.start(dir.resolve("redis"), 0);
-    return new TestServers(kafka.join(), postgres.join(), redis);
+    return new TestServers(kafka.join(), postgres, redis);
   }
 
   String bootstrapServers() {
