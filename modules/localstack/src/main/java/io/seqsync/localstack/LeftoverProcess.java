@@ -30,13 +30,12 @@ final class LeftoverProcess {
    * Stops the process whose id is the first line of {@code pidFile}, if it runs and its command
    * line contains {@code commandMarker} (a process id may have been reused by an unrelated one):
    * SIGTERM, so it shuts down cleanly, and SIGKILL if it is still there after a grace period.
-   * Returns whether there was one.
    */
-  static boolean stop(String name, Path pidFile, String commandMarker) {
+  static void stop(String name, Path pidFile, String commandMarker) {
     Optional<ProcessHandle> leftover = pid(pidFile).flatMap(ProcessHandle::of)
         .filter(process -> process.info().commandLine().map(line -> line.contains(commandMarker)).orElse(false));
     if (leftover.isEmpty()) {
-      return false;
+      return;
     }
     ProcessHandle process = leftover.get();
     log.warn("{} (pid {}) was left running by a seqsync that ended without stopping it: stopping it ({})",
@@ -50,7 +49,6 @@ final class LeftoverProcess {
             + " cannot be stopped: stop it by hand");
       }
     }
-    return true;
   }
 
   private static Optional<Long> pid(Path pidFile) {

@@ -58,9 +58,9 @@ public final class LocalPostgres implements AutoCloseable {
    * {@link LeftoverProcess}; only the data directory's lock holder may call this). PostgreSQL names
    * it in the cluster's postmaster.pid; its command line names the cluster ({@code -D}).
    */
-  static boolean stopLeftover(Path dir) {
+  static void stopLeftover(Path dir) {
     Path data = dir.toAbsolutePath().resolve("data");
-    return LeftoverProcess.stop("PostgreSQL", data.resolve("postmaster.pid"), "-D " + data + " ");
+    LeftoverProcess.stop("PostgreSQL", data.resolve("postmaster.pid"), "-D " + data + " ");
   }
 
   /** The {@code postgres} database. */

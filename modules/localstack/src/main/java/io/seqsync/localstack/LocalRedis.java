@@ -48,8 +48,8 @@ public final class LocalRedis implements AutoCloseable {
    * {@link LeftoverProcess}; only the data directory's lock holder may call this). SIGTERM makes
    * it write its append-only file out before it exits.
    */
-  static boolean stopLeftover(Path dir) {
-    return LeftoverProcess.stop("Redis", dir.toAbsolutePath().resolve(PID_FILE), "redis-server");
+  static void stopLeftover(Path dir) {
+    LeftoverProcess.stop("Redis", dir.toAbsolutePath().resolve(PID_FILE), "redis-server");
   }
 
   /** {@code redis://127.0.0.1:port}. */
