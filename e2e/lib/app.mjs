@@ -1,0 +1,116 @@
+// Starts the real app jar (modules/app/target/seqsync-app.jar, built by `mvn verify` or
+// `mvn -pl modules/app -am package`) with its embedded servers on free ports, in a data directory
+// of its own, and stops, kills or restarts it on the same data and ports.
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+export const OUTPUT = join(REPO, 'e2e', 'output');
+const JAR = join(REPO, 'modules', 'app', 'target', 'seqsync-app.jar');
+const START_BUDGET_MS = 180_000;
+
+/** A port the OS calls free now (another process may take it before the app does: unlikely here). */
+export async function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+/**
+ * One app: `start()` launches it and waits until /health answers, `stop()` ends it as an operator
+ * would (SIGTERM, then waits), `kill()` is kill -9 (its embedded PostgreSQL and Redis stay up until
+ * the next start on the same directory stops them), `restart()` starts it again on the same data.
+ * `env` adds or overrides SEQSYNC_* variables.
+ */
+export class App {
+  constructor({ name = 'app', env = {}, dataDir } = {}) {
+    if (!existsSync(JAR)) throw new Error(`${JAR} is missing: build it first (mvn -B -ntp -DskipTests -pl modules/app -am package)`);
+    mkdirSync(OUTPUT, { recursive: true });
+    this.name = name;
+    this.extraEnv = env;
+    this.dataDir = dataDir ?? mkdtempSync(join(OUTPUT, `${name}-data-`));
+    this.secret = randomBytes(32).toString('hex');
+    this.process = null;
+    this.starts = 0;
+  }
+
+  get baseUrl() { return `http://127.0.0.1:${this.ports.http}`; }
+  get wsUrl() { return `ws://127.0.0.1:${this.ports.http}`; }
+
+  async start() {
+    this.ports ??= { http: await freePort(), kafka: await freePort(), postgres: await freePort(), redis: await freePort() };
+    const env = {
+      ...process.env,
+      SEQSYNC_DATA_DIR: this.dataDir,
+      SEQSYNC_HTTP_HOST: '127.0.0.1',
+      SEQSYNC_HTTP_PORT: String(this.ports.http),
+      SEQSYNC_KAFKA_EMBEDDED_PORT: String(this.ports.kafka),
+      SEQSYNC_POSTGRES_EMBEDDED_PORT: String(this.ports.postgres),
+      SEQSYNC_REDIS_EMBEDDED_PORT: String(this.ports.redis),
+      SEQSYNC_AUTH_SECRET: this.secret,
+      ...this.extraEnv,
+    };
+    this.starts += 1;
+    const log = createWriteStream(join(OUTPUT, `${this.name}-${this.starts}.log`));
+    // A small heap: tests start several apps on a 2-core machine shared with the build.
+    const child = spawn('java', [`@${join(REPO, 'scripts', 'jvm.options')}`, '-Xms256m', '-Xmx1g', '-jar', JAR],
+      { cwd: this.dataDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.pipe(log);
+    child.stderr.pipe(log);
+    this.exited = new Promise((resolveExit) => child.once('exit', (code, signal) => resolveExit({ code, signal })));
+    this.process = child;
+    const deadline = Date.now() + START_BUDGET_MS;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        throw new Error(`${this.name} exited during start (${child.exitCode ?? child.signalCode}); see ${log.path}`);
+      }
+      if (await this.healthy()) return this;
+      await sleep(250);
+    }
+    await this.kill();
+    throw new Error(`${this.name} did not answer /health within ${START_BUDGET_MS} ms; see ${log.path}`);
+  }
+
+  async healthy() {
+    try {
+      const response = await fetch(`${this.baseUrl}/health`, { signal: AbortSignal.timeout(2000) });
+      return response.ok;
+    } catch {
+      return false;
+    }
+  }
+
+  async stop() {
+    if (!this.running()) return;
+    this.process.kill('SIGTERM');
+    await this.exited;
+  }
+
+  async kill() {
+    if (!this.running()) return;
+    this.process.kill('SIGKILL');
+    await this.exited;
+  }
+
+  async restart() {
+    await this.stop();
+    return this.start();
+  }
+
+  running() {
+    return this.process !== null && this.process.exitCode === null && this.process.signalCode === null;
+  }
+}
+
+export function sleep(ms) {
+  return new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
+}
