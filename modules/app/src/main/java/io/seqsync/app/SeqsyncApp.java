@@ -4,7 +4,9 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
+import io.seqsync.ingress.BearerTokens;
 import io.seqsync.ingress.CommandPublisher;
+import io.seqsync.ingress.IdentityProviderTokens;
 import io.seqsync.ingress.IngressApp;
 import io.seqsync.ingress.IngressSettings;
 import io.seqsync.ingress.IngressStores;
@@ -93,7 +95,8 @@ public final class SeqsyncApp implements AutoCloseable {
         new ConversationList(redis, new ConversationIndexRebuild(database.jdbi(), index)),
         new ArchiveQueries(database.jdbi(), config.archive().readBudget()),
         new DeliveryQueries(database.jdbi(), config.delivery().renderTarget()));
-    ingress = own(new IngressApp(IngressSettings.from(config), publisher, replies, stores, pushes, tokens, registry,
+    BearerTokens bearerTokens = new BearerTokens(tokens, config.auth().identityProvider().map(IdentityProviderTokens::new));
+    ingress = own(new IngressApp(IngressSettings.from(config), publisher, replies, stores, pushes, bearerTokens, registry,
         topics.telemetry()));
     ingress.start();
   }
