@@ -10,6 +10,7 @@ import io.seqsync.ingress.IdentityProviderTokens;
 import io.seqsync.ingress.IngressApp;
 import io.seqsync.ingress.IngressSettings;
 import io.seqsync.ingress.IngressStores;
+import io.seqsync.ingress.OpsMonitor;
 import io.seqsync.ingress.PushHub;
 import io.seqsync.ingress.ReplyWaiter;
 import io.seqsync.ingress.Tokens;
@@ -90,14 +91,16 @@ public final class SeqsyncApp implements AutoCloseable {
         new DeliveryLedger(config.delivery().renderTarget()), config.projector(), registry)).start();
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()));
     ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), stack.redisUri(), LISTENERS_READY));
-    PushHub pushes = own(new PushHub().subscribe(redisUri.getHost(), redisUri.getPort()));
+    PushHub pushes = own(new PushHub(registry).subscribe(redisUri.getHost(), redisUri.getPort()));
     IngressStores stores = new IngressStores(new MessageQueries(database.jdbi()), new ConversationQueries(database.jdbi()),
         new ConversationList(redis, new ConversationIndexRebuild(database.jdbi(), index)),
         new ArchiveQueries(database.jdbi(), config.archive().readBudget()),
         new DeliveryQueries(database.jdbi(), config.delivery().renderTarget()));
+    OpsMonitor monitor = own(new OpsMonitor(kafka, topics, config.sequencer().applicationId(), database.jdbi(),
+        stores.delivery(), projector::projectedPositions, registry)).start();
     BearerTokens bearerTokens = new BearerTokens(tokens, config.auth().identityProvider().map(IdentityProviderTokens::new));
     ingress = own(new IngressApp(IngressSettings.from(config), publisher, replies, stores, pushes, bearerTokens, registry,
-        topics.telemetry()));
+        topics.telemetry(), monitor));
     ingress.start();
   }
 
