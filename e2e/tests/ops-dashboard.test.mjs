@@ -1,0 +1,145 @@
+// The ops dashboard (docs/operations.md) on the real app jar: only an operator's token opens it
+// (401 without a valid token, 403 with a user's); in headless Chromium, signed in through its form
+// while sends run, it shows non-zero sends, an injected seq gap with its conversation and an
+// injected dead letter; and every metric the alert rules and the Grafana dashboard use is served at
+// /metrics. Faults are injected through Kafka by the test-only FaultInjector (modules/app test
+// classes), so they go through the projector's continuity check and the sequencer's dead-lettering.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { App, REPO, sleep } from '../lib/app.mjs';
+import { launchChromium, screenshotPath } from '../lib/browser.mjs';
+import { mintOperatorToken, mintToken } from '../lib/tokens.mjs';
+
+const app = new App({ name: 'ops' });
+before(() => app.start());
+after(() => app.stop());
+
+const GAP_CONV = 'd:31:32';
+const TRAFFIC_CONV = 'd:21:22';
+
+const bearer = (token) => ({ authorization: `Bearer ${token}` });
+
+async function send(userId, convId, clientMsgId) {
+  const response = await fetch(`${app.baseUrl}/v1/conversations/${convId}/messages`, {
+    method: 'POST',
+    headers: { ...bearer(mintToken(app.secret, userId, 'phone')), 'content-type': 'application/json' },
+    body: JSON.stringify({ clientMsgId, type: 'text', content: 'hello' }),
+  });
+  return response.status;
+}
+
+async function inject(...args) {
+  const classpath = [join(REPO, 'modules', 'app', 'target', 'seqsync-app.jar'),
+    join(REPO, 'modules', 'app', 'target', 'test-classes')].join(':');
+  await promisify(execFile)('java', ['-cp', classpath, 'io.seqsync.app.FaultInjector',
+    '--bootstrap', `127.0.0.1:${app.ports.kafka}`, ...args], { timeout: 120_000 });
+}
+
+async function eventually(what, check, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await sleep(500);
+  }
+}
+
+test('only an operator opens the dashboard: 401 without a valid token, 403 with a user\'s', async () => {
+  const user = mintToken(app.secret, 21, 'phone');
+  const forged = mintOperatorToken('x'.repeat(64));
+  for (const path of ['/ops/', '/ops/api/live', '/ops/api/delivery', '/ops/api/delivery/cases']) {
+    assert.equal((await fetch(`${app.baseUrl}${path}`)).status, 401, `${path} without a token`);
+    assert.equal((await fetch(`${app.baseUrl}${path}`, { headers: bearer(forged) })).status, 401, `${path} forged`);
+    assert.equal((await fetch(`${app.baseUrl}${path}`, { headers: bearer(user) })).status, 403, `${path} a user's token`);
+    assert.equal((await fetch(`${app.baseUrl}${path}`, { headers: { cookie: `seqsync_ops=${user}` } })).status, 403,
+      `${path} a user's token as the cookie`);
+    assert.equal((await fetch(`${app.baseUrl}${path}`, { headers: bearer(mintOperatorToken(app.secret)) })).status, 200,
+      `${path} an operator's token`);
+  }
+  // An operator's token is no user's: the chat API refuses it.
+  assert.equal((await fetch(`${app.baseUrl}/v1/conversations`, { headers: bearer(mintOperatorToken(app.secret)) })).status, 401);
+  // The tokenless routes stay as they were.
+  assert.equal((await fetch(`${app.baseUrl}/ops/delivery`)).status, 200);
+  assert.equal((await fetch(`${app.baseUrl}/metrics`)).status, 200);
+});
+
+test('in Chromium an operator sees live sends, an injected seq gap and a dead letter; a user\'s token gets 403', async () => {
+  assert.ok([200, 202].includes(await send(31, GAP_CONV, 'gap-1'))); // 202: numbered a little later
+  let running = true;
+  let sent = 0;
+  const traffic = (async () => {
+    while (running) {
+      sent += 1;
+      await send(21 + (sent % 2), TRAFFIC_CONV, `traffic-${sent}`).catch(() => {});
+      await sleep(100);
+    }
+  })();
+  const browser = await launchChromium();
+  try {
+    const problems = [];
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page.on('pageerror', (error) => problems.push(String(error)));
+    page.on('console', (message) => {
+      // The sign-in page's 401 and 403 are expected; anything else (a CSP violation, a script error, a 404) is not.
+      if (message.type() === 'error' && !/status of 40[13]/.test(message.text())) problems.push(message.text());
+    });
+
+    const signIn = await page.goto(`${app.baseUrl}/ops/`);
+    assert.equal(signIn.status(), 401);
+    await page.fill('#token', mintToken(app.secret, 21, 'phone'));
+    const [refused] = await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+    assert.equal(refused.status(), 403);
+    assert.match(await page.textContent('#error'), /not an operator/);
+    await page.screenshot({ path: screenshotPath('ops-dashboard-403') });
+
+    await page.fill('#token', mintOperatorToken(app.secret));
+    await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+    assert.equal(new URL(page.url()).pathname, '/ops/');
+
+    const sendsPerSecond = await eventually('non-zero sends/s on the page', async () => {
+      const text = await page.textContent('[data-figure="sends-per-second"]');
+      return Number(text.replace(/,/g, '')) > 0 ? text : null;
+    });
+    assert.ok(Number(sendsPerSecond) > 0);
+    const chartPoints = await page.evaluate(() => document.querySelectorAll('#chart-sends canvas').length);
+    assert.equal(chartPoints, 1, 'the sends chart is drawn');
+
+    await inject('--gap-in', GAP_CONV, '--seq', '3', '--undecodable-command', GAP_CONV);
+    const row = await eventually('the injected gap listed with its conversation', async () => {
+      const text = await page.textContent('#anomalies tbody');
+      return text.includes(GAP_CONV) ? text : null;
+    });
+    assert.match(row, /d:31:32\s*23/); // expected 2, got 3
+    await eventually('the gap counted', async () => (await page.textContent('[data-figure="seq-anomalies"]')).startsWith('1 /'));
+    await eventually('the dead letter listed by reason', async () =>
+      (await page.textContent('#dead-letters tbody')).includes('undecodable'));
+    await sleep(2500); // one more poll, so that the charts have their latest points
+    await page.screenshot({ path: screenshotPath('ops-dashboard'), fullPage: true });
+    assert.deepEqual(problems, []);
+  } finally {
+    running = false;
+    await traffic;
+    await browser.close();
+  }
+  assert.ok(sent > 0);
+});
+
+test('every metric the alert rules and the Grafana dashboard name is served at /metrics', async () => {
+  const scrape = async () => new Set((await (await fetch(`${app.baseUrl}/metrics`)).text()).split('\n')
+    .filter((line) => line && !line.startsWith('#')).map((line) => line.split(/[{ ]/)[0]));
+  // Dead letters by reason are served once there is one.
+  await inject('--undecodable-command', TRAFFIC_CONV);
+  const served = await eventually('dead letters by reason at /metrics',
+    async () => ((await scrape()).has('seqsync_dead_letter_records') ? scrape() : null));
+  for (const file of ['docker/prometheus/alerts.yml', 'docker/grafana/dashboards/seqsync.json']) {
+    const named = new Set(readFileSync(join(REPO, file), 'utf8').match(/\b(seqsync|http_server)_[a-z0-9_]+/g));
+    assert.ok(named.size > 5, `${file} names metrics`);
+    const missing = [...named].filter((name) => !served.has(name));
+    assert.deepEqual(missing, [], `${file}: metrics not served by the app`);
+  }
+});
