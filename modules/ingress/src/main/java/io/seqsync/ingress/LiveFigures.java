@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.distribution.CountAtBucket;
 import io.micrometer.core.instrument.distribution.HistogramSnapshot;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -94,6 +95,7 @@ final class LiveFigures {
       lanes.add(new Lane(lane, tagged("seqsync.ingress.lane.in.flight", lane), tagged("seqsync.ingress.lane.waiting", lane),
           (long) rejected.count()));
     });
+    lanes.sort(Comparator.comparing(Lane::lane)); // a stable order: the page charts them by position
     return lanes;
   }
 
