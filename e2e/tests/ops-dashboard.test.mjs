@@ -1,5 +1,6 @@
 // The ops dashboard (docs/operations.md) on the real app jar: only an operator's token opens it
-// (401 without a valid token, 403 with a user's); in headless Chromium, signed in through its form
+// (401 without a valid token, 403 with a user's), its own or an identity provider's (the app is
+// configured with a JWKS this test serves); in headless Chromium, signed in through its form
 // while sends run, it shows non-zero sends, an injected seq gap with its conversation and an
 // injected dead letter; and every metric the alert rules and the Grafana dashboard use is served at
 // /metrics. Faults are injected through Kafka by the test-only FaultInjector (modules/app test
@@ -7,16 +8,43 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { generateKeyPairSync, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { App, REPO, sleep } from '../lib/app.mjs';
+import { App, REPO, freePort, sleep } from '../lib/app.mjs';
 import { launchChromium, screenshotPath } from '../lib/browser.mjs';
 import { mintOperatorToken, mintToken } from '../lib/tokens.mjs';
 
-const app = new App({ name: 'ops' });
-before(() => app.start());
-after(() => app.stop());
+// An identity provider as Keycloak publishes one: a JWKS over HTTP, RS256 tokens with iss and aud.
+const ISSUER = 'https://idp.test/realms/chat';
+const idpKey = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const jwks = JSON.stringify({ keys: [{ ...idpKey.publicKey.export({ format: 'jwk' }), kid: 'idp-1', alg: 'RS256', use: 'sig' }] });
+const jwksServer = createServer((request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(jwks));
+let app;
+
+before(async () => {
+  const jwksPort = await freePort();
+  await new Promise((resolve) => jwksServer.listen(jwksPort, '127.0.0.1', resolve));
+  app = new App({ name: 'ops', env: {
+    SEQSYNC_AUTH_JWKS_URL: `http://127.0.0.1:${jwksPort}/certs`, SEQSYNC_AUTH_ISSUER: ISSUER,
+    SEQSYNC_AUTH_AUDIENCE: 'seqsync', SEQSYNC_AUTH_USER_CLAIM: 'seqsync_uid', SEQSYNC_AUTH_OPS_CLAIM: 'realm_access.roles',
+  } });
+  await app.start();
+});
+after(async () => {
+  await app.stop();
+  jwksServer.close();
+});
+
+function providerToken(claims) {
+  const part = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const signed = `${part({ alg: 'RS256', typ: 'JWT', kid: 'idp-1' })}.${part({
+    iss: ISSUER, aud: ['account', 'seqsync'], sub: 'f3b1c2a0-5d1e-4f7a-9c3b-2e8d7a6b5c4d',
+    exp: Math.floor(Date.now() / 1000) + 300, ...claims })}`;
+  return `${signed}.${sign('sha256', Buffer.from(signed), idpKey.privateKey).toString('base64url')}`;
+}
 
 const GAP_CONV = 'd:31:32';
 const TRAFFIC_CONV = 'd:21:22';
@@ -66,6 +94,20 @@ test('only an operator opens the dashboard: 401 without a valid token, 403 with 
   // The tokenless routes stay as they were.
   assert.equal((await fetch(`${app.baseUrl}/ops/delivery`)).status, 200);
   assert.equal((await fetch(`${app.baseUrl}/metrics`)).status, 200);
+});
+
+test('the app configured with an identity provider signs in its users and operators by their RS256 tokens', async () => {
+  const user = providerToken({ seqsync_uid: '41', did: 'web' });
+  assert.equal((await fetch(`${app.baseUrl}/v1/conversations`, { headers: bearer(user) })).status, 200);
+  assert.equal((await fetch(`${app.baseUrl}/ops/api/live`, { headers: bearer(user) })).status, 403);
+  const noUserId = await fetch(`${app.baseUrl}/v1/conversations`, { headers: bearer(providerToken({ did: 'web' })) });
+  assert.equal(noUserId.status, 401);
+  assert.equal((await noUserId.json()).error.code, 'invalid_user_claim');
+  const otherIssuer = providerToken({ seqsync_uid: '41', did: 'web', iss: 'https://evil.test' });
+  assert.equal((await fetch(`${app.baseUrl}/v1/conversations`, { headers: bearer(otherIssuer) })).status, 401);
+  const operator = providerToken({ realm_access: { roles: ['offline_access', 'seqsync-ops'] } });
+  assert.equal((await fetch(`${app.baseUrl}/ops/api/live`, { headers: bearer(operator) })).status, 200);
+  assert.equal((await fetch(`${app.baseUrl}/v1/conversations`, { headers: bearer(operator) })).status, 401);
 });
 
 test('in Chromium an operator sees live sends, an injected seq gap and a dead letter; a user\'s token gets 403', async () => {
