@@ -7,13 +7,13 @@
 // classes), so they go through the projector's continuity check and the sequencer's dead-lettering.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { App, REPO, freePort, sleep } from '../lib/app.mjs';
+import { App, OUTPUT, REPO, freePort, sleep } from '../lib/app.mjs';
 import { launchChromium, screenshotPath } from '../lib/browser.mjs';
 import { mintOperatorToken, mintToken } from '../lib/tokens.mjs';
 
@@ -183,5 +183,45 @@ test('every metric the alert rules and the Grafana dashboard name is served at /
     assert.ok(named.size > 5, `${file} names metrics`);
     const missing = [...named].filter((name) => !served.has(name));
     assert.deepEqual(missing, [], `${file}: metrics not served by the app`);
+  }
+});
+
+// Debian's Prometheus (the package scripts/test-setup installs for promtool) scraping this app every
+// second with docker/prometheus/alerts.yml: every rule evaluates without error, every query of the
+// Grafana dashboard runs, and a seq gap and a dead letter injected now fire their alerts.
+test('a real Prometheus scraping the app evaluates the rules and the dashboard\'s queries; injected faults fire their alerts', async () => {
+  await promisify(execFile)('prometheus', ['--version']); // Debian's prometheus: scripts/test-setup installs it
+  const dir = mkdtempSync(join(OUTPUT, 'prometheus-'));
+  const port = await freePort();
+  writeFileSync(join(dir, 'prometheus.yml'), [
+    'global: {scrape_interval: 1s, evaluation_interval: 1s}',
+    `rule_files: ["${join(REPO, 'docker', 'prometheus', 'alerts.yml')}"]`,
+    `scrape_configs: [{job_name: seqsync, static_configs: [{targets: ["127.0.0.1:${app.ports.http}"]}]}]`, ''].join('\n'));
+  const prometheus = spawn('prometheus', [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`,
+    `--web.listen-address=127.0.0.1:${port}`], { stdio: 'ignore' });
+  const exited = new Promise((resolve) => prometheus.once('exit', resolve));
+  const api = async (path) => (await (await fetch(`http://127.0.0.1:${port}/api/v1/${path}`)).json());
+  try {
+    await eventually('Prometheus scraping the app', async () => {
+      const up = await api('query?query=up').catch(() => null);
+      return up && up.data.result.some((series) => series.value[1] === '1');
+    });
+    await sleep(3000); // a few samples before the faults, so that their step shows
+    await inject('--gap-in', GAP_CONV, '--seq', '5', '--undecodable-command', GAP_CONV); // latest is 3: a gap
+    await eventually('the seq-step and dead-letter alerts firing', async () => {
+      const alerts = (await api('alerts')).data.alerts.filter((alert) => alert.state === 'firing').map((alert) => alert.labels.alertname);
+      return alerts.includes('SeqsyncSeqStepNotPlusOne') && alerts.includes('SeqsyncDeadLettersGrowing') ? alerts : null;
+    });
+    const rules = (await api('rules')).data.groups.flatMap((group) => group.rules);
+    assert.equal(rules.length, 8);
+    for (const rule of rules) assert.equal(rule.health, 'ok', `${rule.name}: ${rule.lastError}`);
+    const dashboard = JSON.parse(readFileSync(join(REPO, 'docker', 'grafana', 'dashboards', 'seqsync.json'), 'utf8'));
+    for (const target of dashboard.panels.flatMap((panel) => panel.targets)) {
+      const answer = await api(`query?query=${encodeURIComponent(target.expr)}`);
+      assert.equal(answer.status, 'success', `${target.expr}: ${answer.error}`);
+    }
+  } finally {
+    prometheus.kill('SIGTERM');
+    await exited;
   }
 });
