@@ -4,10 +4,13 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
+import io.seqsync.ingress.BearerTokens;
 import io.seqsync.ingress.CommandPublisher;
+import io.seqsync.ingress.IdentityProviderTokens;
 import io.seqsync.ingress.IngressApp;
 import io.seqsync.ingress.IngressSettings;
 import io.seqsync.ingress.IngressStores;
+import io.seqsync.ingress.OpsMonitor;
 import io.seqsync.ingress.PushHub;
 import io.seqsync.ingress.ReplyWaiter;
 import io.seqsync.ingress.Tokens;
@@ -92,14 +95,17 @@ public final class SeqsyncApp implements AutoCloseable {
         new DeliveryLedger(config.delivery().renderTarget()), config.projector(), registry)).start();
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()));
     ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), topics.announcements().name()));
-    PushHub pushes = own(new PushHub().subscribe(redisUri.getHost(), redisUri.getPort()));
+    PushHub pushes = own(new PushHub(registry).subscribe(redisUri.getHost(), redisUri.getPort()));
     ConversationQueries conversations = new ConversationQueries(database.jdbi());
     IngressStores stores = new IngressStores(new MessageQueries(database.jdbi()), conversations,
         new ConversationList(redis, new ConversationIndexRebuild(database.jdbi(), index), conversations, redisHealth),
         new ArchiveQueries(database.jdbi(), config.archive().readBudget()),
         new DeliveryQueries(database.jdbi(), config.delivery().renderTarget()));
-    ingress = own(new IngressApp(IngressSettings.from(config), publisher, replies, stores, pushes, tokens, registry,
-        topics.telemetry()));
+    OpsMonitor monitor = own(new OpsMonitor(kafka, topics, config.sequencer().applicationId(), database.jdbi(),
+        stores.delivery(), projector::projectedPositions, registry)).start();
+    BearerTokens bearerTokens = new BearerTokens(tokens, config.auth().identityProvider().map(IdentityProviderTokens::new));
+    ingress = own(new IngressApp(IngressSettings.from(config), publisher, replies, stores, pushes, bearerTokens, registry,
+        topics.telemetry(), monitor));
     ingress.start();
   }
 

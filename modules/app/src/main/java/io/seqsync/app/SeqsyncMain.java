@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code seqsync} starts the backend; {@code seqsync token --user ID --device ID [--ttl 30d]}
- * prints a token signed with the configured secret; {@code seqsync replay}, with the backend
+ * prints a token signed with the configured secret ({@code token --ops}: an operator's); {@code seqsync replay}, with the backend
  * stopped, rebuilds PostgreSQL and Redis from the topics ({@link ProjectionReplay}); {@code seqsync
  * analytics [--since ..] [--period day|hour]}, next to the running backend, reports its traffic from
  * the event log ({@link AnalyticsCommand}).
@@ -88,9 +88,11 @@ public final class SeqsyncMain {
     log.info("seqsync is up: HTTP http://localhost:{}, Kafka {}, PostgreSQL {}, Redis {}", app.httpPort(),
         app.stack().kafkaBootstrapServers(), app.stack().postgresJdbcUrl(), app.stack().redisUri());
     if (config.fullyEmbedded() && config.auth().secret().isEmpty()) {
-      log.info("demo tokens (development secret, valid {}):\n  user 1, device phone:  {}\n  user 2, device laptop: {}",
+      log.info("demo tokens (development secret, valid {}):\n  user 1, device phone:  {}\n  user 2, device laptop: {}"
+              + "\n  operator (the ops dashboard, http://localhost:{}/ops/): {}",
           config.auth().demoTokenTtl(), app.tokens().mint(1, "phone", config.auth().demoTokenTtl()),
-          app.tokens().mint(2, "laptop", config.auth().demoTokenTtl()));
+          app.tokens().mint(2, "laptop", config.auth().demoTokenTtl()), app.httpPort(),
+          app.tokens().mintOperator(config.auth().demoTokenTtl()));
     }
     stopped.await();
   }

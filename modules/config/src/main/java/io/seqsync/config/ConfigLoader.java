@@ -2,6 +2,8 @@ package io.seqsync.config;
 
 import java.io.IOException;
 import java.io.Reader;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -83,7 +85,8 @@ public final class ConfigLoader {
             // 5 ms, Kafka's default, not 1: 35-49 % fewer produce requests at 1,000 sends/s and mostly lower
             // latencies on a full 2-core machine; 1 ms gains 3-4 ms of p50 where CPU is spare (docs/benchmarks.md).
             duration("http.command-linger", Duration.ofMillis(5))),
-        new SeqsyncConfig.Auth(optional("auth.secret"), duration("auth.demo-token-ttl", Duration.ofDays(30))),
+        new SeqsyncConfig.Auth(optional("auth.secret"), duration("auth.demo-token-ttl", Duration.ofDays(30)),
+            identityProvider()),
         new SeqsyncConfig.Projector(string("projector.group-id", "seqsync-projector"), optional("projector.instance-id"),
             integer("projector.max-poll-records", 2000), duration("projector.session-timeout", Duration.ofSeconds(45)),
             duration("projector.retry-backoff", Duration.ofSeconds(1))),
@@ -94,6 +97,22 @@ public final class ConfigLoader {
             duration("delivery.render-target", Duration.ofSeconds(2))),
         new SeqsyncConfig.Archive(integer("archive.hot-days", 45), duration("archive.interval", Duration.ofHours(1)),
             duration("archive.read-budget", Duration.ofSeconds(3))));
+  }
+
+  // Only with auth.jwks-url; the issuer and audience are then required (the record says so).
+  private Optional<SeqsyncConfig.IdentityProvider> identityProvider() {
+    return optional("auth.jwks-url").map(url -> new SeqsyncConfig.IdentityProvider(uri("auth.jwks-url", url),
+        string("auth.issuer", ""), string("auth.audience", ""), string("auth.user-claim", "sub"),
+        string("auth.device-claim", "did"), duration("auth.clock-skew", Duration.ofSeconds(60)),
+        string("auth.ops-claim", "ops"), string("auth.ops-role", "seqsync-ops")));
+  }
+
+  private static URI uri(String name, String value) {
+    try {
+      return new URI(value);
+    } catch (URISyntaxException e) {
+      throw new ConfigException(name + " must be a URL, got '" + value + "'");
+    }
   }
 
   private SeqsyncConfig.Fetch.Lane lane(String name, int concurrency, int queue, Duration wait) {

@@ -1,5 +1,6 @@
 package io.seqsync.config;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -84,9 +85,33 @@ public record SeqsyncConfig(
 
   /**
    * Tokens: HS256 JWTs signed with {@code secret}. Empty secret: the development secret, allowed
-   * only when every server is embedded (see the app's start-up check).
+   * only when every server is embedded (see the app's start-up check). {@code identityProvider}:
+   * RS256 and ES256 tokens verified against its JWKS, besides; empty: none accepted.
    */
-  public record Auth(Optional<String> secret, Duration demoTokenTtl) {}
+  public record Auth(Optional<String> secret, Duration demoTokenTtl, Optional<IdentityProvider> identityProvider) {}
+
+  /**
+   * An identity provider's tokens (RS256, ES256), verified with the keys its {@code jwksUrl}
+   * publishes: {@code iss} must be {@code issuer} and {@code aud} hold {@code audience}; the user id
+   * is the claim {@code userClaim}, the device id the claim {@code deviceClaim}; {@code exp} and
+   * {@code nbf} are allowed {@code clockSkew} (the provider's clock is not ours). An operator's
+   * token has the claim {@code opsClaim} (a dotted path reaches into objects) true, equal to
+   * {@code opsRole} or a list holding it.
+   */
+  public record IdentityProvider(URI jwksUrl, String issuer, String audience, String userClaim, String deviceClaim,
+      Duration clockSkew, String opsClaim, String opsRole) {
+    public IdentityProvider {
+      String scheme = jwksUrl.getScheme() == null ? "" : jwksUrl.getScheme().toLowerCase(java.util.Locale.ROOT);
+      require(jwksUrl.isAbsolute() && (scheme.equals("https") || scheme.equals("http")) && jwksUrl.getHost() != null,
+          "auth.jwks-url must be an http(s) URL, got '" + jwksUrl + "'");
+      require(!issuer.isBlank(), "auth.issuer is required with auth.jwks-url: tokens of any other issuer are refused");
+      require(!audience.isBlank(), "auth.audience is required with auth.jwks-url: tokens for other clients are refused");
+      require(!userClaim.isBlank() && !deviceClaim.isBlank(), "auth.user-claim and auth.device-claim must not be blank");
+      require(!clockSkew.isNegative() && clockSkew.compareTo(Duration.ofMinutes(10)) <= 0,
+          "auth.clock-skew must be 0s..10m");
+      require(!opsClaim.isBlank() && !opsRole.isBlank(), "auth.ops-claim and auth.ops-role must not be blank");
+    }
+  }
 
   /**
    * The PostgreSQL projector: a consumer group reading the events topic. {@code instanceId} turns on

@@ -28,13 +28,18 @@ final class Authentication {
     if ((header == null || header.isBlank()) && queryToken != null && !queryToken.isBlank()) {
       return verifyToken(queryToken.strip());
     }
+    return verifyToken(bearerToken(header));
+  }
+
+  /** The token of an {@code Authorization: Bearer <token>} header; a 401 when there is none. */
+  static String bearerToken(String header) {
     if (header == null || header.isBlank()) {
       throw ApiException.unauthorized("missing_token", "Authorization: Bearer <token> is required");
     }
     if (header.length() <= BEARER.length() || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
       throw ApiException.unauthorized("invalid_token", "the Authorization header must be Bearer <token>");
     }
-    return verifyToken(header.substring(BEARER.length()).strip());
+    return header.substring(BEARER.length()).strip();
   }
 
   private Caller verifyToken(String token) {

@@ -1,6 +1,7 @@
 package io.seqsync.ingress;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.seqsync.events.model.Command;
 import io.seqsync.events.model.DuplicateCommand;
 import io.seqsync.events.model.SendMessage;
@@ -44,6 +45,7 @@ final class CommandRoundTrip {
   private final Duration budget;
   private final Executor workers;
   private final MeterRegistry registry;
+  private final Timer sendToSeq;
 
   CommandRoundTrip(CommandPublisher publisher, ReplyWaiter waiter, MessageQueries messages, Duration budget,
       Executor workers, MeterRegistry registry) {
@@ -53,6 +55,8 @@ final class CommandRoundTrip {
     this.budget = budget;
     this.workers = workers;
     this.registry = registry;
+    this.sendToSeq = Latencies.timer(registry, "seqsync.send.seq",
+        "from a send's submission to its committed seq, for sends answered with a new message");
   }
 
   /**
@@ -70,7 +74,8 @@ final class CommandRoundTrip {
    * a queue and a thread's wake-up per send; only a read of PostgreSQL is handed to the workers.
    */
   CompletableFuture<Result> submitCompletingOnListeners(Command command) {
-    long deadline = System.nanoTime() + budget.toNanos();
+    long submitted = System.nanoTime();
+    long deadline = submitted + budget.toNanos();
     CompletableFuture<Reply> reply = waiter.expect(command.getCommandId());
     CompletableFuture<Result> result = publisher.publish(command)
         .handle((metadata, error) -> {
@@ -84,7 +89,12 @@ final class CommandRoundTrip {
         })
         .thenCompose(metadata -> reply.completeOnTimeout(null, remaining(deadline), TimeUnit.NANOSECONDS))
         .thenCompose(answer -> resolve(command, answer, deadline));
-    result.whenComplete((value, error) -> count(value, error));
+    result.whenComplete((value, error) -> {
+      count(value, error);
+      if (value instanceof Result.Stored stored && !stored.duplicate() && command.getPayload() instanceof SendMessage) {
+        sendToSeq.record(System.nanoTime() - submitted, TimeUnit.NANOSECONDS);
+      }
+    });
     return result;
   }
 

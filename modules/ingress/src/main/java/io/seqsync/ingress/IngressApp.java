@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * The HTTP ingress (API.md): Javalin serving the pull API, with the pages of messages and the
  * sends served by {@link MessagesRoute} in front of it. Every {@code /v1} route needs a bearer
  * token; {@code /health}, {@code /metrics} and {@code /ops/delivery} (aggregates only, for operators
- * and scrapers, like the metrics) do not. Takes its dependencies ready-made and owns
+ * and scrapers, like the metrics) do not; the ops dashboard ({@code /ops/}, {@code /ops/api/*}) needs
+ * an operator's token. Takes its dependencies ready-made and owns
  * none of them but its HTTP server and worker threads: the caller closes the publisher, the
  * waiter, the database and the registry after {@link #close()}.
  */
@@ -54,7 +55,8 @@ public final class IngressApp implements AutoCloseable {
       List.of("GET " + MessagesRoute.TEMPLATE, "POST " + MessagesRoute.TEMPLATE));
 
   public IngressApp(IngressSettings settings, CommandPublisher publisher, ReplyWaiter replies, IngressStores stores,
-      PushHub pushes, TokenVerifier tokens, PrometheusMeterRegistry registry, Topic<String, DeliveryReport> telemetry) {
+      PushHub pushes, TokenVerifier tokens, PrometheusMeterRegistry registry, Topic<String, DeliveryReport> telemetry,
+      OpsMonitor monitor) {
     this.settings = settings;
     MessageQueries messages = stores.messages();
     ConversationQueries conversations = stores.conversations();
@@ -73,6 +75,8 @@ public final class IngressApp implements AutoCloseable {
     DeliveryEndpoints delivery = new DeliveryEndpoints(access, publisher, telemetry, stores.delivery(), Clock.systemUTC());
     ArchiveEndpoint archive = new ArchiveEndpoint(access, stores.archive());
     Authentication authentication = new Authentication(tokens);
+    OpsAccess opsAccess = new OpsAccess(tokens);
+    OpsDashboard dashboard = new OpsDashboard(new LiveFigures(registry, monitor), stores.delivery(), Clock.systemUTC());
     StreamEndpoint stream = new StreamEndpoint(authentication, access, publisher, syncs, pushes);
     HttpMetrics metrics = new HttpMetrics(registry);
     FetchGuard fetchGuard = new FetchGuard(settings.fetch(), registry);
@@ -136,6 +140,14 @@ public final class IngressApp implements AutoCloseable {
       config.routes.get("/health", ops::health);
       config.routes.get("/metrics", ops::metrics);
       config.routes.get("/ops/delivery", delivery::figures);
+      // The ops dashboard, operators only; its scripts and styles hold no data and serve the sign-in page too.
+      config.routes.get("/ops/", opsAccess.page(dashboard::page));
+      config.routes.get("/ops/assets/{file}", dashboard::asset);
+      config.routes.post("/ops/session", opsAccess::signIn);
+      config.routes.delete("/ops/session", opsAccess::signOut);
+      config.routes.get("/ops/api/live", opsAccess.api(dashboard::live));
+      config.routes.get("/ops/api/delivery", opsAccess.api(dashboard::deliveryDays));
+      config.routes.get("/ops/api/delivery/cases", opsAccess.api(dashboard::cases));
     });
   }
 

@@ -1,6 +1,8 @@
 package io.seqsync.ingress;
 
+import io.micrometer.core.instrument.Timer;
 import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Executor;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
@@ -22,27 +24,40 @@ final class PushConnection {
   final Caller caller;
   private final Session session;
   private final Executor writer;
-  private final ArrayDeque<String> queue = new ArrayDeque<>();
+  private final Timer latency;
+  private final ArrayDeque<Frame> queue = new ArrayDeque<>();
   private boolean started;
   private boolean writing;
   private boolean closed;
 
-  PushConnection(String id, Caller caller, Session session, Executor writer) {
+  /** A frame, and the createTime of the message it pushes (0: none), for the push latency. */
+  private record Frame(String text, long messageCreateTime) {}
+
+  PushConnection(String id, Caller caller, Session session, Executor writer, Timer latency) {
     this.id = id;
     this.caller = caller;
     this.session = session;
     this.writer = writer;
+    this.latency = latency;
   }
 
   /** Sends {@code syncFrame} first, then whatever was queued meanwhile. */
   synchronized void start(String syncFrame) {
-    queue.addFirst(syncFrame);
+    queue.addFirst(new Frame(syncFrame, 0));
     started = true;
     writeNext();
   }
 
   /** Queues a frame; drops the connection when its queue is full. False when this call dropped it. */
   synchronized boolean offer(String frame) {
+    return offer(frame, 0);
+  }
+
+  /**
+   * Queues the frame of a message created (numbered by the sequencer) at {@code messageCreateTime};
+   * its push latency is recorded once the socket took it.
+   */
+  synchronized boolean offer(String frame, long messageCreateTime) {
     if (closed) {
       return true;
     }
@@ -51,7 +66,7 @@ final class PushConnection {
       drop();
       return false;
     }
-    queue.add(frame);
+    queue.add(new Frame(frame, messageCreateTime));
     writeNext();
     return true;
   }
@@ -69,7 +84,13 @@ final class PushConnection {
     writing = true;
     // The continuation runs on the writer pool: a write that completes at once must not recurse.
     try {
-      session.sendText(queue.poll(), Callback.from(() -> writer.execute(this::written), error -> failed()));
+      Frame frame = queue.poll();
+      session.sendText(frame.text(), Callback.from(() -> {
+        if (frame.messageCreateTime() > 0) {
+          latency.record(Math.max(0, System.currentTimeMillis() - frame.messageCreateTime()), TimeUnit.MILLISECONDS);
+        }
+        writer.execute(this::written);
+      }, error -> failed()));
     } catch (RuntimeException e) { // closed meanwhile: never let it reach the fan-out
       failed();
     }

@@ -1,5 +1,8 @@
 package io.seqsync.ingress;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seqsync.store.PushNotice;
 import io.seqsync.store.RedisSubscription;
 import java.util.List;
@@ -30,7 +33,22 @@ public final class PushHub implements AutoCloseable {
     thread.setDaemon(true);
     return thread;
   });
+  private final Timer latency;
   private volatile RedisSubscription subscription;
+
+  /** A hub whose push latency goes to a registry of its own (tests). */
+  public PushHub() {
+    this(new SimpleMeterRegistry());
+  }
+
+  /**
+   * A hub recording {@code seqsync.push.latency}: from a message's creation (the sequencer's
+   * numbering) to its frame written to a device's socket, per pushed message frame.
+   */
+  public PushHub(MeterRegistry registry) {
+    this.latency = Latencies.timer(registry, "seqsync.push.latency",
+        "from a message's numbering to its push frame written to a device's socket");
+  }
 
   /** Starts feeding the sockets from Redis; until then (in tests without Redis) nothing is pushed. */
   public PushHub subscribe(String redisHost, int redisPort) {
@@ -57,7 +75,7 @@ public final class PushHub implements AutoCloseable {
   }
 
   PushConnection connect(String id, Caller caller, org.eclipse.jetty.websocket.api.Session session) {
-    PushConnection connection = new PushConnection(id, caller, session, writer);
+    PushConnection connection = new PushConnection(id, caller, session, writer, latency);
     byUser.computeIfAbsent(caller.userId(), user -> ConcurrentHashMap.newKeySet()).add(connection);
     connections.increment();
     return connection;
@@ -93,7 +111,8 @@ public final class PushHub implements AutoCloseable {
         }
         notice = notice == null ? PushNotice.decodeAddressed(line) : notice;
         for (PushConnection connection : held) {
-          PushFrames.render(notice, connection.caller).filter(frame -> !connection.offer(frame))
+          long createTime = notice.kind() == PushNotice.Kind.MESSAGE ? notice.message().createTime() : 0;
+          PushFrames.render(notice, connection.caller).filter(frame -> !connection.offer(frame, createTime))
               .ifPresent(frame -> dropped.increment());
         }
       }

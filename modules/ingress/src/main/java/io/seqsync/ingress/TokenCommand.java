@@ -6,17 +6,20 @@ import io.seqsync.events.DeviceIds;
 import io.seqsync.events.UserIds;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * The {@code token} subcommand: mints a token for {@code --user ID --device ID [--ttl 30d]}
- * ({@code --name=value} works too). A ttl is a number with a unit ({@code 90s}, {@code 15m},
+ * ({@code --name=value} works too), or an operator's for {@code --ops [--ttl 30d]} (the ops dashboard). A ttl is a number with a unit ({@code 90s}, {@code 15m},
  * {@code 12h}, {@code 30d}) or ISO-8601 ({@code P30D}, {@code PT12H}).
  */
 public final class TokenCommand {
-  public static final String USAGE = "usage: token --user ID --device ID [--ttl 30d]";
+  public static final String USAGE = "usage: token --user ID --device ID [--ttl 30d] | token --ops [--ttl 30d]";
   private static final Set<String> OPTIONS = Set.of("--user", "--device", "--ttl");
+  private static final String OPS = "--ops";
 
   private TokenCommand() {}
 
@@ -37,6 +40,11 @@ public final class TokenCommand {
 
   /** The token for {@code args}; throws {@link IllegalArgumentException} saying what is wrong with them. */
   public static String mint(String[] args, String secret, Duration defaultTtl) {
+    List<String> given = new ArrayList<>(List.of(args));
+    if (given.remove(OPS)) {
+      Map<String, String> options = CommandLineOptions.parse(given.toArray(String[]::new), Set.of("--ttl"));
+      return new Tokens(secret).mintOperator(options.containsKey("--ttl") ? ttl(options.get("--ttl")) : defaultTtl);
+    }
     Map<String, String> options = CommandLineOptions.parse(args, OPTIONS);
     String user = options.get("--user");
     String device = options.get("--device");

@@ -11,14 +11,14 @@ import io.seqsync.events.UserIds;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * HS256 JWTs (API.md: Identity): claims {@code sub} (the user id as a decimal string), {@code did}
- * (the device id) and {@code exp}, all required. Tokens that verified are remembered (up to
- * {@link #CACHED_TOKENS}) until they expire, so a client's every request costs no HMAC. Thread-safe.
+ * HS256 JWTs signed with the server's secret (API.md: Identity): claims {@code sub} (the user id as
+ * a decimal string), {@code did} (the device id) and {@code exp}, all required. An operator's token
+ * has {@code ops: true} and {@code exp} instead, and need not name a user or device (operators are
+ * not chat users). Tokens that verified are remembered until they expire ({@link VerifiedTokens}),
+ * so a client's every request costs no HMAC. Thread-safe.
  */
 public final class Tokens implements TokenVerifier {
   /**
@@ -31,17 +31,13 @@ public final class Tokens implements TokenVerifier {
   public static final int MIN_SECRET_BYTES = 32;
 
   static final String DEVICE_CLAIM = "did";
-
-  /** Verified tokens kept: a client sends the same token with every request. */
-  static final int CACHED_TOKENS = 10_000;
+  static final String OPS_CLAIM = "ops";
+  private static final String OPERATOR_SUBJECT = "operator";
 
   private final Algorithm algorithm;
   private final JWTVerifier verifier;
-  // Token text -> its verified caller and expiry. Only tokens that verified are kept, so a forged
-  // one (other signature, other text) never hits; expiry is checked again on every hit.
-  private final Map<String, Verified> verified = new ConcurrentHashMap<>();
-
-  private record Verified(Caller caller, long expiresAtMillis) {}
+  private final JWTVerifier anyVerifier;
+  private final VerifiedTokens verified = new VerifiedTokens();
 
   public Tokens(String secret) {
     if (secret == null || secret.getBytes(StandardCharsets.UTF_8).length < MIN_SECRET_BYTES) {
@@ -50,6 +46,7 @@ public final class Tokens implements TokenVerifier {
     this.algorithm = Algorithm.HMAC256(secret);
     this.verifier = JWT.require(algorithm).withClaimPresence("exp").withClaimPresence("sub")
         .withClaimPresence(DEVICE_CLAIM).build();
+    this.anyVerifier = JWT.require(algorithm).withClaimPresence("exp").build();
   }
 
   /** Tokens signed with the configured secret, or {@link #DEV_SECRET} when none is configured. */
@@ -81,33 +78,48 @@ public final class Tokens implements TokenVerifier {
         .sign(algorithm);
   }
 
+  /** An operator's token ({@code ops: true}, no user or device) that expires after {@code ttl}. */
+  public String mintOperator(Duration ttl) {
+    if (ttl.isNegative() || ttl.isZero()) {
+      throw new IllegalArgumentException("ttl must be positive");
+    }
+    return JWT.create()
+        .withSubject(OPERATOR_SUBJECT)
+        .withClaim(OPS_CLAIM, true)
+        .withIssuedAt(Instant.now())
+        .withExpiresAt(Instant.now().plus(ttl))
+        .sign(algorithm);
+  }
+
   @Override
   public Caller verify(String token) {
-    Verified known = verified.get(token);
-    if (known != null) {
-      if (System.currentTimeMillis() < known.expiresAtMillis()) {
-        return known.caller();
+    return verified.caller(token, () -> {
+      DecodedJWT jwt = decode(verifier, token);
+      Optional<Long> userId = UserIds.parse(jwt.getSubject());
+      String deviceId = jwt.getClaim(DEVICE_CLAIM).asString();
+      if (userId.isEmpty() || !DeviceIds.isValid(deviceId)) {
+        throw new InvalidTokenException("invalid_token", "the token does not name a valid user and device");
       }
-      verified.remove(token);
-    }
-    DecodedJWT jwt;
+      return new VerifiedTokens.Verified(new Caller(userId.get(), deviceId), jwt.getExpiresAtAsInstant().toEpochMilli());
+    });
+  }
+
+  @Override
+  public Optional<Operator> operator(String token) {
+    DecodedJWT jwt = decode(anyVerifier, token);
+    Boolean ops = jwt.getClaim(OPS_CLAIM).asBoolean();
+    return Boolean.TRUE.equals(ops)
+        ? Optional.of(new Operator(jwt.getSubject() == null ? OPERATOR_SUBJECT : jwt.getSubject()))
+        : Optional.empty();
+  }
+
+  private static DecodedJWT decode(JWTVerifier verifier, String token) {
     try {
-      jwt = verifier.verify(token);
+      return verifier.verify(token);
     } catch (TokenExpiredException e) {
       throw new InvalidTokenException("token_expired", "the token has expired");
     } catch (JWTVerificationException | IllegalArgumentException e) {
       throw new InvalidTokenException("invalid_token", "the token is not valid");
     }
-    Optional<Long> userId = UserIds.parse(jwt.getSubject());
-    String deviceId = jwt.getClaim(DEVICE_CLAIM).asString();
-    if (userId.isEmpty() || !DeviceIds.isValid(deviceId)) {
-      throw new InvalidTokenException("invalid_token", "the token does not name a valid user and device");
-    }
-    Caller caller = new Caller(userId.get(), deviceId);
-    if (verified.size() >= CACHED_TOKENS) {
-      verified.clear(); // bounded: the next requests verify again
-    }
-    verified.put(token, new Verified(caller, jwt.getExpiresAtAsInstant().toEpochMilli()));
-    return caller;
   }
 }

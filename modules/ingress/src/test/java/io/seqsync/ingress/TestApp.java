@@ -61,9 +61,15 @@ final class TestApp implements AutoCloseable {
         new DeliveryQueries(database.jdbi(), config.delivery().renderTarget()));
     app = new IngressApp(new IngressSettings("127.0.0.1", 0, replyBudget, maxContentBytes,
         config.sequencer().maxGroupMembers(), config.fetch()), publisher, waiter, stores, new PushHub(), tokens,
-        registry, Topics.from(config.kafka()).telemetry())
+        registry, Topics.from(config.kafka()).telemetry(), monitor(config, stores))
         .start();
     http = new Http(app.port());
+  }
+
+  // Never started: these tests have no Kafka to look at, and the dashboard says it has not looked yet.
+  private OpsMonitor monitor(SeqsyncConfig config, IngressStores stores) {
+    return new OpsMonitor(UnreachableKafka.ADDRESS, Topics.from(config.kafka()), config.sequencer().applicationId(),
+        database.jdbi(), stores.delivery(), Map::of, registry);
   }
 
   // Without a Redis URI, one that never answers: the list comes from PostgreSQL.

@@ -1,6 +1,7 @@
 package io.seqsync.ingress;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.auth0.jwt.JWT;
 import java.io.ByteArrayOutputStream;
@@ -23,6 +24,20 @@ class TokenCommandTest {
     assertThat(JWT.decode(token).getExpiresAtAsInstant())
         .isBetween(Instant.now().plus(Duration.ofDays(30)).minusSeconds(60), Instant.now().plus(Duration.ofDays(30)));
     assertThat(err.size()).isZero();
+  }
+
+  @Test
+  void mintsAnOperatorsTokenThatNamesNoUser() {
+    assertThat(run("--ops", "--ttl", "2h")).isZero();
+    String token = out.toString(StandardCharsets.UTF_8).strip();
+    Tokens tokens = new Tokens(TestApp.SECRET);
+    assertThat(tokens.operator(token)).contains(new Operator("operator"));
+    assertThat(JWT.decode(token).getExpiresAtAsInstant()).isBetween(Instant.now().plusSeconds(7_100), Instant.now().plusSeconds(7_201));
+    assertThatThrownBy(() -> tokens.verify(token)).isInstanceOf(InvalidTokenException.class);
+    assertThat(tokens.operator(tokens.mint(1, "phone", Duration.ofMinutes(1)))).isEmpty();
+    err.reset();
+    assertThat(run("--ops", "--user", "1")).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("unknown option --user");
   }
 
   @Test

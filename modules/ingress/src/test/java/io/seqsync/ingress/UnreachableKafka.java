@@ -7,10 +7,13 @@ import java.util.Map;
 
 /** A command publisher with the default settings whose broker never answers: every produce fails after its timeout. */
 final class UnreachableKafka {
+  /** Where no broker listens. */
+  static final String ADDRESS = "127.0.0.1:1";
+
   private UnreachableKafka() {}
 
   static CommandPublisher publisher() {
     SeqsyncConfig defaults = ConfigLoader.of(Map.of());
-    return new CommandPublisher("127.0.0.1:1", Topics.from(defaults.kafka()).commands(), defaults.http().commandLinger());
+    return new CommandPublisher(ADDRESS, Topics.from(defaults.kafka()).commands(), defaults.http().commandLinger());
   }
 }

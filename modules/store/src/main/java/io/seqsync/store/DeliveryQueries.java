@@ -1,7 +1,9 @@
 package io.seqsync.store;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.jdbi.v3.core.Jdbi;
 
@@ -44,6 +46,10 @@ public final class DeliveryQueries {
       + " percentile_disc(0.99) within group (order by latency) filter (where latency >= 0) as p99,"
       + " max(latency) filter (where latency >= 0) as max from firsts";
 
+  /** A case of the negative-case library (latency null for a failure, detail the client's reason). */
+  public record Case(long msgId, long userId, String deviceId, String cause, String convId, long seq, long createTime,
+      Long latencyMillis, String detail, long reportedAt) {}
+
   private final Jdbi jdbi;
   private final long targetMillis;
 
@@ -68,6 +74,22 @@ public final class DeliveryQueries {
               (Long) row.getObject("max"), cases))
           .one();
     });
+  }
+
+  /**
+   * The library's cases of {@code cause} (empty: every cause), newest message first, {@code limit}
+   * of them after skipping {@code offset}: browsed by an operator, a page at a time.
+   */
+  public List<Case> cases(Optional<String> cause, int limit, int offset) {
+    return jdbi.withHandle(handle -> handle.createQuery("select msg_id, user_id, device_id, cause, conv_id, seq,"
+            + " create_time, latency_ms, detail, reported_at from delivery_cases"
+            + " where (cast(:cause as text) is null or cause = :cause)"
+            + " order by create_time desc, msg_id desc, user_id, device_id limit :limit offset :offset")
+        .bind("cause", cause.orElse(null)).bind("limit", limit).bind("offset", offset)
+        .map((row, ctx) -> new Case(row.getLong("msg_id"), row.getLong("user_id"), row.getString("device_id"),
+            row.getString("cause"), row.getString("conv_id"), row.getLong("seq"), row.getLong("create_time"),
+            (Long) row.getObject("latency_ms"), row.getString("detail"), row.getLong("reported_at")))
+        .list());
   }
 
   /** The render target the on-time count uses. */
