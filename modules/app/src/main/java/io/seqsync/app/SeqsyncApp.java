@@ -68,7 +68,7 @@ public final class SeqsyncApp implements AutoCloseable {
     stack = own(LocalStack.start(config));
     String kafka = stack.kafkaBootstrapServers();
     Topics topics = Topics.from(config.kafka());
-    own(SequencerService.start(kafka, config));
+    SequencerService sequencer = own(SequencerService.start(kafka, config));
     Database database = own(Database.open(
         stack.postgresJdbcUrl(), stack.postgresUser(), stack.postgresPassword(), config.postgres().poolSize()));
     URI redisUri = URI.create(stack.redisUri());
@@ -84,8 +84,10 @@ public final class SeqsyncApp implements AutoCloseable {
     if (!config.archive().interval().isZero()) {
       own(new ArchiveSchedule(new MessageArchive(database.jdbi(), config.archive().hotDays()), config.archive().interval()));
     }
-    own(new DeliveryProjector(kafka, topics.telemetry(), config.delivery().groupId(), database,
-        new DeliveryLedger(config.delivery().renderTarget()), config.projector(), registry)).start();
+    DeliveryProjector delivery = own(new DeliveryProjector(kafka, topics.telemetry(), config.delivery().groupId(),
+        database, new DeliveryLedger(config.delivery().renderTarget()), config.projector(), registry));
+    delivery.start();
+    HealthProbes health = own(new HealthProbes(config, kafka, topics, redisUri, sequencer, projector, delivery, database));
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()));
     ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), stack.redisUri(), LISTENERS_READY));
     PushHub pushes = own(new PushHub().subscribe(redisUri.getHost(), redisUri.getPort()));
@@ -94,7 +96,7 @@ public final class SeqsyncApp implements AutoCloseable {
         new ArchiveQueries(database.jdbi(), config.archive().readBudget()),
         new DeliveryQueries(database.jdbi(), config.delivery().renderTarget()));
     ingress = own(new IngressApp(IngressSettings.from(config), publisher, replies, stores, pushes, tokens, registry,
-        topics.telemetry()));
+        topics.telemetry(), health.probes()));
     ingress.start();
   }
 
