@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * port, logging what died, that it restarts it and how long that took. A stopped (SIGSTOP) process
  * is stalled, not dead, and left alone. A restart that fails, or a server that dies again within
  * 30 s of its restart, is retried after a back-off doubling from 1 s up to 30 s. Close it before the
- * servers, so that a clean stop is not taken for a death.
+ * servers, so that a clean stop is not taken for a death; once the JVM shuts down (when the servers'
+ * own shutdown hooks stop them) it restarts nothing.
  */
 final class ServerSupervisor implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ServerSupervisor.class);
@@ -90,6 +91,9 @@ final class ServerSupervisor implements AutoCloseable {
         }
         return;
       }
+      if (jvmShuttingDown()) {
+        return; // the libraries' shutdown hooks stop the servers, maybe before this supervisor is closed
+      }
       if (!down) {
         down = true;
         if (now - restartedAt < STABLE_AFTER.toNanos()) {
@@ -114,6 +118,18 @@ final class ServerSupervisor implements AutoCloseable {
         Duration delay = backoff(failures);
         nextAttemptAt = System.nanoTime() + delay.toNanos();
         log.warn("{} did not restart ({}); trying again in {} s", server.name(), e.getMessage(), delay.toSeconds());
+      }
+    }
+
+    // Once the JVM shuts down no hook can be added: a server started then would outlive it.
+    private static boolean jvmShuttingDown() {
+      Thread probe = new Thread(() -> { });
+      try {
+        Runtime.getRuntime().addShutdownHook(probe);
+        Runtime.getRuntime().removeShutdownHook(probe);
+        return false;
+      } catch (IllegalStateException e) {
+        return true;
       }
     }
 

@@ -72,7 +72,7 @@ class ServerSupervisionTest {
       assertThat(restartedRedis).isNotEqualTo(redisPid);
       assertThat(warnings()).anyMatch(line -> line.startsWith("Redis (pid " + redisPid + ", port " + redisUri.getPort())
           && line.contains(") died; restarting it on the same data directory and port"));
-      assertThat(warnings()).anyMatch(line -> line.matches("Redis restarted in [0-9]+ ms \\(pid " + restartedRedis + ", .*"));
+      awaitLogged("Redis restarted in [0-9]+ ms \\(pid " + restartedRedis + ", .*");
 
       try (Connection connection = connect(stack); Statement statement = connection.createStatement()) {
         statement.execute("create table kept (v text); insert into kept values ('before the kill')");
@@ -90,7 +90,8 @@ class ServerSupervisionTest {
       assertThat(row).isEqualTo("before the kill");
       assertThat(warnings()).anyMatch(line -> line.startsWith("PostgreSQL (postmaster pid " + postmaster + ", port ")
           && line.contains(") died; restarting it"));
-      assertThat(warnings()).anyMatch(line -> line.matches("PostgreSQL restarted in [0-9]+ ms \\(postmaster pid [0-9]+, .*"));
+      // Logged once zonky returns, which may be a moment after the server first answers.
+      awaitLogged("PostgreSQL restarted in [0-9]+ ms \\(postmaster pid [0-9]+, .*");
     }
     assertThat(warnings()).as("a clean stop is not a death").filteredOn(line -> line.contains("died")).hasSize(2);
   }
@@ -116,8 +117,40 @@ class ServerSupervisionTest {
     assertThat(warnings()).isEmpty();
   }
 
+  @Test
+  void aStackWhoseJvmEndsLeavesNoServerRunningAndRestartsNothing() throws Exception {
+    int postgresPort = FreePorts.pick();
+    int redisPort = FreePorts.pick();
+    List<String> settings = List.of("data-dir=" + dir.resolve("data"), "kafka.bootstrap-servers=127.0.0.1:1",
+        "postgres.embedded-port=" + postgresPort, "redis.embedded-port=" + redisPort);
+    try (ChildJvm child = new ChildJvm(LocalStackProcess.class, List.of("-Xmx128m"), settings, Map.of(),
+        dir.resolve("child.log"), "local stack up")) {
+      child.start(Duration.ofSeconds(90));
+      // SIGTERM: the servers' own shutdown hooks stop them, while the supervisor still runs.
+      child.stop(Duration.ofSeconds(60));
+      assertThat(child.log()).doesNotContain("ServerSupervisor");
+    } finally { // a failure above must not leave the two servers running on the machine
+      LocalPostgres.stopLeftover(dir.resolve("data/postgres"));
+      LocalRedis.stopLeftover(dir.resolve("data/redis"));
+    }
+    FreePorts.requireFree(postgresPort);
+    FreePorts.requireFree(redisPort);
+  }
+
+  private void awaitLogged(String pattern) throws InterruptedException {
+    assertThat(await(() -> {
+      if (warnings().stream().noneMatch(line -> line.matches(pattern))) {
+        throw new IllegalStateException("not logged yet: " + pattern);
+      }
+      return true;
+    })).isTrue();
+  }
+
+  // The supervisor's messages so far (AppenderBase appends under the appender's lock).
   private List<String> warnings() {
-    return logged.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
+    synchronized (logged) {
+      return logged.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
+    }
   }
 
   private static Connection connect(LocalStack stack) throws SQLException {
