@@ -5,6 +5,7 @@ import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.TopicAdmin;
 import io.seqsync.events.Topics;
 import io.seqsync.localstack.LocalStack;
+import io.seqsync.projector.Announcer;
 import io.seqsync.projector.DeliveryProjector;
 import io.seqsync.projector.Projector;
 import io.seqsync.store.ConversationIndex;
@@ -118,7 +119,8 @@ public final class ProjectionReplay {
 
       // Events first: a delivery report is matched against the message it names.
       SeqsyncConfig.Projector member = withoutInstanceId(config.projector());
-      try (Projector projector = new Projector(bootstrapServers, topics, database, redis, new SimpleMeterRegistry(), member)) {
+      try (Projector projector = new Projector(bootstrapServers, topics, database, Announcer.NONE, new SimpleMeterRegistry(),
+          member)) {
         projector.start();
         awaitCaughtUp(topics.events().name(), projector::projectedPositions, eventEnds,
             () -> projector.stopped().isCompletedExceptionally());

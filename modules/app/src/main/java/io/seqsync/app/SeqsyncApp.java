@@ -12,6 +12,7 @@ import io.seqsync.ingress.PushHub;
 import io.seqsync.ingress.ReplyWaiter;
 import io.seqsync.ingress.Tokens;
 import io.seqsync.localstack.LocalStack;
+import io.seqsync.projector.AnnouncementPublisher;
 import io.seqsync.projector.ConversationIndexer;
 import io.seqsync.projector.DeliveryProjector;
 import io.seqsync.projector.Projector;
@@ -27,6 +28,7 @@ import io.seqsync.store.DeliveryLedger;
 import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.MessageArchive;
 import io.seqsync.store.MessageQueries;
+import io.seqsync.store.RedisHealth;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -41,7 +43,6 @@ import redis.clients.jedis.JedisPooled;
  */
 public final class SeqsyncApp implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SeqsyncApp.class);
-  private static final Duration LISTENERS_READY = Duration.ofSeconds(30);
 
   private final Deque<AutoCloseable> started = new ArrayDeque<>();
   private final Tokens tokens;
@@ -73,13 +74,16 @@ public final class SeqsyncApp implements AutoCloseable {
         stack.postgresJdbcUrl(), stack.postgresUser(), stack.postgresPassword(), config.postgres().poolSize()));
     URI redisUri = URI.create(stack.redisUri());
     JedisPooled redis = own(new JedisPooled(redisUri));
+    RedisHealth redisHealth = own(new RedisHealth(stack.redisUri()));
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     own(registry::close);
-    Projector projector = own(new Projector(kafka, topics, database, redis, registry, config.projector()));
+    AnnouncementPublisher announcements = own(new AnnouncementPublisher(kafka, topics.announcements(), registry));
+    Projector projector = own(new Projector(kafka, topics, database, announcements, registry, config.projector()));
     ConversationIndex index = new ConversationIndex(redis);
     // Index, then push: a device told of a message finds it listed and counted.
-    projector.addCommitListener(new ConversationIndexer(database.jdbi(), index));
-    projector.addCommitListener(new PushPublisher(database.jdbi(), redis));
+    projector.addCommitListener(new ConversationIndexer(database.jdbi(), index, redisHealth, kafka,
+        topics.events().name(), projector::assignedPartitions));
+    projector.addCommitListener(new PushPublisher(database.jdbi(), redis, redisHealth));
     projector.start();
     if (!config.archive().interval().isZero()) {
       own(new ArchiveSchedule(new MessageArchive(database.jdbi(), config.archive().hotDays()), config.archive().interval()));
@@ -89,10 +93,11 @@ public final class SeqsyncApp implements AutoCloseable {
     delivery.start();
     HealthProbes health = own(new HealthProbes(config, kafka, topics, redisUri, sequencer, projector, delivery, database));
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()));
-    ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), stack.redisUri(), LISTENERS_READY));
+    ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), topics.announcements().name()));
     PushHub pushes = own(new PushHub().subscribe(redisUri.getHost(), redisUri.getPort()));
-    IngressStores stores = new IngressStores(new MessageQueries(database.jdbi()), new ConversationQueries(database.jdbi()),
-        new ConversationList(redis, new ConversationIndexRebuild(database.jdbi(), index)),
+    ConversationQueries conversations = new ConversationQueries(database.jdbi());
+    IngressStores stores = new IngressStores(new MessageQueries(database.jdbi()), conversations,
+        new ConversationList(redis, new ConversationIndexRebuild(database.jdbi(), index), conversations, redisHealth),
         new ArchiveQueries(database.jdbi(), config.archive().readBudget()),
         new DeliveryQueries(database.jdbi(), config.delivery().renderTarget()));
     ingress = own(new IngressApp(IngressSettings.from(config), publisher, replies, stores, pushes, tokens, registry,

@@ -1,5 +1,6 @@
 package io.seqsync.events;
 
+import io.seqsync.events.model.Announcement;
 import io.seqsync.events.model.Command;
 import io.seqsync.events.model.DeliveryReport;
 import io.seqsync.events.model.DuplicateCommand;
@@ -13,6 +14,8 @@ public final class EventSerdes {
       new AvroSerde<>(DuplicateCommand.getClassSchema(), SchemaHistory.released());
   private static final AvroSerde<DeliveryReport> DELIVERY_REPORT =
       new AvroSerde<>(DeliveryReport.getClassSchema(), SchemaHistory.released());
+  private static final AvroSerde<Announcement> ANNOUNCEMENT =
+      new AvroSerde<>(Announcement.getClassSchema(), SchemaHistory.released());
 
   private EventSerdes() {}
 
@@ -30,5 +33,9 @@ public final class EventSerdes {
 
   public static AvroSerde<DeliveryReport> deliveryReport() {
     return DELIVERY_REPORT;
+  }
+
+  public static AvroSerde<Announcement> announcement() {
+    return ANNOUNCEMENT;
   }
 }

@@ -1,6 +1,7 @@
 package io.seqsync.events;
 
 import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.events.model.Announcement;
 import io.seqsync.events.model.Command;
 import io.seqsync.events.model.DeliveryReport;
 import io.seqsync.events.model.DuplicateCommand;
@@ -19,6 +20,7 @@ public final class Topics {
   private static final String WEEK_MS = String.valueOf(7L * 24 * 3600 * 1000);
   private static final String DAY_MS = String.valueOf(24L * 3600 * 1000);
   private static final String MONTH_MS = String.valueOf(30L * 24 * 3600 * 1000);
+  private static final String HOUR_MS = String.valueOf(3600L * 1000);
   private static final String QUARTER_MS = String.valueOf(92L * 24 * 3600 * 1000);
 
   private final Topic<String, Command> commands;
@@ -26,6 +28,7 @@ public final class Topics {
   private final Topic<String, DuplicateCommand> replies;
   private final Topic<byte[], byte[]> deadLetters;
   private final Topic<String, DeliveryReport> telemetry;
+  private final Topic<byte[], Announcement> announcements;
 
   private Topics(String prefix, int partitions) {
     // Commands are consumed once by the sequencer; a week leaves room for an outage.
@@ -42,6 +45,11 @@ public final class Topics {
     // Delivery reports feed monthly figures reviewed each quarter (R24): a quarter can be replayed.
     telemetry = new Topic<>(prefix + "telemetry", partitions, Serdes.String(), EventSerdes.deliveryReport(),
         Map.of("retention.ms", QUARTER_MS));
+    // Announcements matter for the seconds an ingress waits for a reply. Nothing transactional writes
+    // here, so a read_committed reader is never held behind an open transaction (the replies topic's
+    // readers wait for the sequencer's commits).
+    announcements = new Topic<>(prefix + "announcements", partitions, Serdes.ByteArray(), EventSerdes.announcement(),
+        Map.of("retention.ms", HOUR_MS));
   }
 
   public static Topics from(SeqsyncConfig.Kafka kafka) {
@@ -73,7 +81,15 @@ public final class Topics {
     return telemetry;
   }
 
+  /**
+   * What the commands of each committed projector batch came to, unkeyed: read whole by every
+   * ingress instance, which answers the sends it waits for.
+   */
+  public Topic<byte[], Announcement> announcements() {
+    return announcements;
+  }
+
   public List<Topic<?, ?>> all() {
-    return List.of(commands, events, replies, deadLetters, telemetry);
+    return List.of(commands, events, replies, deadLetters, telemetry, announcements);
   }
 }

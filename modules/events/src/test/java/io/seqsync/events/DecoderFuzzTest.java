@@ -27,7 +27,8 @@ class DecoderFuzzTest {
   private static final long MAX_ALLOCATION = 16L << 20;
   private static final int HEADER = 10;
 
-  private final List<AvroSerde<?>> serdes = List.of(EventSerdes.command(), EventSerdes.event(), EventSerdes.duplicate());
+  private final List<AvroSerde<?>> serdes = List.of(EventSerdes.command(), EventSerdes.event(), EventSerdes.duplicate(),
+      EventSerdes.announcement());
 
   @Property(tries = 300)
   void arbitraryBytesDecodeOrAreRefused(@ForAll @Size(max = 200) byte[] bytes) {
@@ -53,6 +54,12 @@ class DecoderFuzzTest {
   void mutatedDuplicatesDecodeOrAreRefused(@ForAll("duplicates") byte[] encoded,
       @ForAll("mutations") List<ByteMutation> mutations) {
     decodeOrRefuse(EventSerdes.duplicate(), ByteMutation.applyAll(encoded, mutations));
+  }
+
+  @Property(tries = 100)
+  void mutatedAnnouncementsDecodeOrAreRefused(@ForAll("announcements") byte[] encoded,
+      @ForAll("mutations") List<ByteMutation> mutations) {
+    decodeOrRefuse(EventSerdes.announcement(), ByteMutation.applyAll(encoded, mutations));
   }
 
   @Example
@@ -89,6 +96,11 @@ class DecoderFuzzTest {
   @Provide
   Arbitrary<byte[]> duplicates() {
     return SampleRecords.duplicates().map(EventSerdes.duplicate()::encode);
+  }
+
+  @Provide
+  Arbitrary<byte[]> announcements() {
+    return SampleRecords.announcements().map(EventSerdes.announcement()::encode);
   }
 
   @Provide

@@ -6,7 +6,10 @@ import io.seqsync.events.model.Command;
 import io.seqsync.events.model.CommandRejected;
 import io.seqsync.events.model.CursorAdvanced;
 import io.seqsync.events.model.DraftUpdated;
+import io.seqsync.events.model.Announcement;
 import io.seqsync.events.model.DuplicateCommand;
+import io.seqsync.events.model.OutcomeKind;
+import io.seqsync.events.model.StoredOutcome;
 import io.seqsync.events.model.Event;
 import io.seqsync.events.model.MembershipChanged;
 import io.seqsync.events.model.Message;
@@ -59,5 +62,9 @@ class RecordRoundTripTest {
     }
     DuplicateCommand duplicate = new DuplicateCommand("cmd-2", "g:team", 99L, 7L);
     assertThat(EventSerdes.duplicate().decode(EventSerdes.duplicate().encode(duplicate))).isEqualTo(duplicate);
+    Announcement announcement = new Announcement(List.of(
+        new StoredOutcome(OutcomeKind.APPENDED, "cmd-3", "d:1:2", 7L, 99L, 1_790_000_000_002L, ""),
+        new StoredOutcome(OutcomeKind.REJECTED, "cmd-4", "g:team", 0L, 0L, 0L, "NOT_ALLOWED: not a member")));
+    assertThat(EventSerdes.announcement().decode(EventSerdes.announcement().encode(announcement))).isEqualTo(announcement);
   }
 }

@@ -1,6 +1,7 @@
 package io.seqsync.events;
 
 import io.seqsync.events.model.AckCursor;
+import io.seqsync.events.model.Announcement;
 import io.seqsync.events.model.ChangeMembership;
 import io.seqsync.events.model.Command;
 import io.seqsync.events.model.CommandRejected;
@@ -12,12 +13,14 @@ import io.seqsync.events.model.MembershipChanged;
 import io.seqsync.events.model.Message;
 import io.seqsync.events.model.MessageAppended;
 import io.seqsync.events.model.MessageType;
+import io.seqsync.events.model.OutcomeKind;
 import io.seqsync.events.model.ReadAdvanced;
 import io.seqsync.events.model.RecallApplied;
 import io.seqsync.events.model.RecallMessage;
 import io.seqsync.events.model.RejectReason;
 import io.seqsync.events.model.ReportRead;
 import io.seqsync.events.model.SendMessage;
+import io.seqsync.events.model.StoredOutcome;
 import io.seqsync.events.model.UpdateDraft;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -67,6 +70,12 @@ public final class SampleRecords {
 
   public static Arbitrary<DuplicateCommand> duplicates() {
     return Combinators.combine(texts(), texts(), Arbitraries.longs(), Arbitraries.longs()).as(DuplicateCommand::new);
+  }
+
+  public static Arbitrary<Announcement> announcements() {
+    Arbitrary<Long> number = Arbitraries.longs();
+    return Combinators.combine(Arbitraries.of(OutcomeKind.class), texts(), texts(), number, number, number, texts())
+        .as(StoredOutcome::new).list().ofMaxSize(4).map(Announcement::new);
   }
 
   /** Short strings from all of Unicode, and some ids as the system writes them. */

@@ -2,6 +2,7 @@ package io.seqsync.events;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.seqsync.events.model.Announcement;
 import io.seqsync.events.model.Command;
 import io.seqsync.events.model.DeliveryReport;
 import io.seqsync.events.model.DuplicateCommand;
@@ -23,7 +24,7 @@ class SchemaCompatibilityTest {
 
   static List<Schema> topicSchemas() {
     return List.of(Command.getClassSchema(), Event.getClassSchema(), DuplicateCommand.getClassSchema(),
-        DeliveryReport.getClassSchema());
+        DeliveryReport.getClassSchema(), Announcement.getClassSchema());
   }
 
   @ParameterizedTest

@@ -1,11 +1,7 @@
 package io.seqsync.ingress;
 
 import io.seqsync.events.model.DuplicateCommand;
-import io.seqsync.store.Announcements;
-import io.seqsync.store.RedisSubscription;
 import io.seqsync.store.Outcome;
-import java.net.URI;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -14,50 +10,30 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Matches commands with what they came to. A send registers its commandId ({@link #expect})
  * before producing the command, then waits on the future: it completes with the projector's
- * {@link Outcome} for that commandId (announced on Redis after the rows are committed) or with
- * the sequencer's {@link DuplicateCommand} (read from the replies topic, read_committed). Waiters
- * for a stored seq ({@link #awaitStored}) complete when any APPENDED outcome of the conversation
- * reaches that seq. Futures complete on the listeners' threads: chain blocking work with an
- * {@code *Async} stage on another executor. An entry leaves the registry when its future
- * completes in any way (a timeout or cancel included). Thread-safe.
+ * {@link Outcome} for that commandId (announced on the announcements topic after the rows are
+ * committed) or with the sequencer's {@link DuplicateCommand} (the replies topic); both are read
+ * {@code read_committed} by one {@link RepliesListener}. Waiters for a stored seq
+ * ({@link #awaitStored}) complete when any APPENDED outcome of the conversation reaches that seq.
+ * Futures complete on the listener's thread: chain blocking work with an {@code *Async} stage on
+ * another executor. An entry leaves the registry when its future completes in any way (a timeout
+ * or cancel included). Thread-safe.
  */
 public final class ReplyWaiter implements AutoCloseable {
   private final Map<String, CompletableFuture<Reply>> pending = new ConcurrentHashMap<>();
   private final Map<String, Set<Watch>> watches = new ConcurrentHashMap<>();
-  private volatile RedisSubscription announcements;
-  private volatile RepliesListener replies;
+  private volatile RepliesListener listener;
 
   /** A waiter fed only through {@link #onOutcome} and {@link #onDuplicate}; see {@link #start}. */
   public ReplyWaiter() {}
 
   /**
-   * A waiter that listens to the announcements on Redis at {@code redisUri}
-   * ({@code redis://host:port}) and to the replies topic at {@code bootstrapServers}; returns once
-   * both listen (the topic must exist), or throws after {@code readyTimeout}.
+   * A waiter that reads the replies and announcements topics at {@code bootstrapServers}; returns
+   * once it reads both from their ends (the topics must exist).
    */
-  public static ReplyWaiter start(String bootstrapServers, String repliesTopic, String redisUri, Duration readyTimeout) {
+  public static ReplyWaiter start(String bootstrapServers, String repliesTopic, String announcementsTopic) {
     ReplyWaiter waiter = new ReplyWaiter();
-    URI redis = URI.create(redisUri);
-    try {
-      waiter.announcements = Announcements.subscribe(redis.getHost(), redis.getPort() < 0 ? 6379 : redis.getPort(),
-          waiter::onOutcome);
-      waiter.replies = new RepliesListener(bootstrapServers, repliesTopic, waiter::onDuplicate);
-      long deadline = System.nanoTime() + readyTimeout.toNanos();
-      while (!waiter.announcements.isSubscribed()) {
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("no subscription to " + Announcements.CHANNEL + " on " + redisUri
-              + " after " + readyTimeout);
-        }
-        Thread.sleep(10);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      waiter.close();
-      throw new IllegalStateException("interrupted while starting the reply listeners", e);
-    } catch (RuntimeException e) {
-      waiter.close();
-      throw e;
-    }
+    waiter.listener = new RepliesListener(bootstrapServers, repliesTopic, announcementsTopic, waiter::onDuplicate,
+        waiter::onOutcome);
     return waiter;
   }
 
@@ -118,20 +94,16 @@ public final class ReplyWaiter implements AutoCloseable {
     return pending.size();
   }
 
-  /** Whether both listeners run (always false for a waiter not made by {@link #start}). */
+  /** Whether the listener runs (always false for a waiter not made by {@link #start}). */
   public boolean isListening() {
-    RedisSubscription subscription = announcements;
-    RepliesListener listener = replies;
-    return subscription != null && subscription.isSubscribed() && listener != null && listener.isRunning();
+    RepliesListener running = listener;
+    return running != null && running.isRunning();
   }
 
   @Override
   public void close() {
-    if (announcements != null) {
-      announcements.close();
-    }
-    if (replies != null) {
-      replies.close();
+    if (listener != null) {
+      listener.close();
     }
   }
 

@@ -16,10 +16,8 @@ import io.seqsync.events.model.RecallMessage;
 import io.seqsync.events.model.SendMessage;
 import io.seqsync.localstack.EmbeddedKafka;
 import io.seqsync.localstack.LocalPostgres;
-import io.seqsync.localstack.LocalRedis;
 import io.seqsync.store.Announcements;
 import io.seqsync.store.Outcome;
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,6 +32,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -41,12 +40,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import redis.clients.jedis.JedisPooled;
 
 /**
  * The send and recall paths against a real Kafka broker, Redis and PostgreSQL. The test plays
  * the sequencer and the projector: it reads the command the ingress produced, stores rows with
- * plain SQL and then announces the outcome on Redis, or produces a DuplicateCommand to the
+ * plain SQL and then announces the outcome on the announcements topic, or produces a DuplicateCommand to the
  * replies topic, exactly as they do.
  */
 class SendApiTest {
@@ -57,11 +55,10 @@ class SendApiTest {
   @TempDir static Path dir;
   private static LocalPostgres postgres;
   private static EmbeddedKafka kafka;
-  private static LocalRedis redis;
   private static Topics topics;
   private static CommandPublisher publisher;
   private static ReplyWaiter waiter;
-  private static JedisPooled announcer;
+  private static KafkaProducer<byte[], byte[]> announcer;
   private static KafkaProducer<String, DuplicateCommand> replies;
   private static TopicTap<Command> commands;
 
@@ -72,14 +69,13 @@ class SendApiTest {
   static void start() {
     postgres = LocalPostgres.start(dir.resolve("postgres"), 0);
     kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0);
-    redis = LocalRedis.start(dir.resolve("redis"), 0);
     SeqsyncConfig config = ConfigLoader.of(Map.of("kafka.partitions", "3"));
     topics = Topics.from(config.kafka());
     TopicAdmin.ensure(kafka.bootstrapServers(), topics, (short) 1);
     publisher = new CommandPublisher(kafka.bootstrapServers(), topics.commands(), config.http().commandLinger());
-    waiter = ReplyWaiter.start(kafka.bootstrapServers(), topics.replies().name(), redis.uri(), Duration.ofSeconds(30));
-    URI redisUri = URI.create(redis.uri());
-    announcer = new JedisPooled(redisUri.getHost(), redisUri.getPort());
+    waiter = ReplyWaiter.start(kafka.bootstrapServers(), topics.replies().name(), topics.announcements().name());
+    announcer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+        new ByteArraySerializer(), new ByteArraySerializer());
     replies = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
         ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), EventSerdes.duplicate().serializer());
     commands = new TopicTap<>(kafka.bootstrapServers(), topics.commands());
@@ -92,9 +88,18 @@ class SendApiTest {
     announcer.close();
     waiter.close();
     publisher.close();
-    redis.close();
     kafka.close();
     postgres.close();
+  }
+
+  // As the projector does after its commit.
+  private static void announce(List<Outcome> outcomes) {
+    try {
+      announcer.send(new ProducerRecord<>(topics.announcements().name(), Announcements.encode(outcomes)))
+          .get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException("could not announce " + outcomes, e);
+    }
   }
 
   @BeforeEach
@@ -138,7 +143,7 @@ class SendApiTest {
 
     Command command = commands.next(sendOf(clientMsgId), WAIT).value();
     assertThat(((SendMessage) command.getPayload()).getContent()).isEqualTo("late body");
-    Announcements.publish(announcer, List.of(Outcome.appended(command.getCommandId(), CONV, 51, 5151, 1_764_410_000_000L)));
+    announce(List.of(Outcome.appended(command.getCommandId(), CONV, 51, 5151, 1_764_410_000_000L)));
     Http.Response response = answer.get(WAIT.toSeconds(), TimeUnit.SECONDS);
     assertThat(response.status()).as(response.body()).isEqualTo(200);
     assertThat(response.json().get("message").get("seq").asLong()).isEqualTo(51);
@@ -161,7 +166,7 @@ class SendApiTest {
     assertThat(payload.getContent()).isEqualTo("https://x/y.png");
 
     // Someone else's outcome, and an outcome announced before the rows exist, change nothing.
-    Announcements.publish(announcer, List.of(Outcome.appended("another-command", CONV, 9, 9, 0)));
+    announce(List.of(Outcome.appended("another-command", CONV, 9, 9, 0)));
     Thread.sleep(200);
     assertThat(answer).isNotDone();
 
@@ -208,7 +213,7 @@ class SendApiTest {
     CompletableFuture<Http.Response> answer = test.http.postAsync(SEND, phone, send(clientMsgId, "text", "from the outcome"));
     Command command = commands.next(sendOf(clientMsgId), WAIT).value();
     // No row: the announcement alone (sent only after PostgreSQL committed, in the real projector) answers.
-    Announcements.publish(announcer, List.of(Outcome.appended(command.getCommandId(), CONV, 41, 4141, 1_764_410_000_123L)));
+    announce(List.of(Outcome.appended(command.getCommandId(), CONV, 41, 4141, 1_764_410_000_123L)));
 
     Http.Response response = answer.get(WAIT.toSeconds(), TimeUnit.SECONDS);
     assertThat(response.status()).as(response.body()).isEqualTo(200);
@@ -233,7 +238,7 @@ class SendApiTest {
     assertThat(answer).isNotDone();
 
     test.rows.message(CONV, 1, 1111, 1, "text", "stored late");
-    Announcements.publish(announcer, List.of(Outcome.appended("the-original-command", CONV, 1, 1111, 0)));
+    announce(List.of(Outcome.appended("the-original-command", CONV, 1, 1111, 0)));
     Http.Response response = answer.get(WAIT.toSeconds(), TimeUnit.SECONDS);
     assertThat(response.status()).isEqualTo(200);
     assertThat(response.json().get("duplicate").asBoolean()).isTrue();
@@ -257,8 +262,7 @@ class SendApiTest {
   void aRejectedSendIsA4xxWithTheReason() throws Exception {
     CompletableFuture<Http.Response> answer = test.http.postAsync(SEND, phone, send(unique(), "text", "x"));
     Command command = commands.next(from(1), WAIT).value();
-    Announcements.publish(announcer,
-        List.of(Outcome.rejected(command.getCommandId(), CONV, "INVALID_COMMAND: content exceeds 10 bytes")));
+    announce(List.of(Outcome.rejected(command.getCommandId(), CONV, "INVALID_COMMAND: content exceeds 10 bytes")));
 
     Http.Response response = answer.get(WAIT.toSeconds(), TimeUnit.SECONDS);
     assertThat(response.status()).isEqualTo(400);
@@ -304,7 +308,7 @@ class SendApiTest {
     Command command = commands.next(c -> c.getPayload() instanceof RecallMessage && c.getUserId() == 1, WAIT).value();
     assertThat(((RecallMessage) command.getPayload()).getSeq()).isEqualTo(1);
     test.rows.message(CONV, 3, 103, 1, "recall", "1").recalled(CONV, 1);
-    Announcements.publish(announcer, List.of(Outcome.appended(command.getCommandId(), CONV, 3, 103, 1_000)));
+    announce(List.of(Outcome.appended(command.getCommandId(), CONV, 3, 103, 1_000)));
 
     Http.Response response = answer.get(WAIT.toSeconds(), TimeUnit.SECONDS);
     assertThat(response.status()).as(response.body()).isEqualTo(200);
@@ -329,8 +333,7 @@ class SendApiTest {
     test.rows.message(CONV, 1, 101, 1, "text", "oops");
     CompletableFuture<Http.Response> answer = test.http.postAsync(SEND + "/1/recall", phone, "");
     Command command = commands.next(c -> c.getPayload() instanceof RecallMessage, WAIT).value();
-    Announcements.publish(announcer,
-        List.of(Outcome.rejected(command.getCommandId(), CONV, "NO_SUCH_MESSAGE: no message at seq 1")));
+    announce(List.of(Outcome.rejected(command.getCommandId(), CONV, "NO_SUCH_MESSAGE: no message at seq 1")));
 
     Http.Response response = answer.get(WAIT.toSeconds(), TimeUnit.SECONDS);
     assertThat(response.status()).isEqualTo(404);
@@ -351,7 +354,7 @@ class SendApiTest {
       Command command = commands.next(c -> c.getConvId().equals("g:team"), WAIT).value();
       SendMessage payload = (SendMessage) command.getPayload();
       test.rows.message("g:team", seq, 5000 + seq, command.getUserId(), "text", payload.getContent());
-      Announcements.publish(announcer, List.of(Outcome.appended(command.getCommandId(), "g:team", seq, 5000 + seq, 0)));
+      announce(List.of(Outcome.appended(command.getCommandId(), "g:team", seq, 5000 + seq, 0)));
     }
     Set<Long> seqs = new HashSet<>();
     for (int i = 0; i < count; i++) {
@@ -391,8 +394,7 @@ class SendApiTest {
           payload.getType().name().toLowerCase(), payload.getContent(), command.getIssuedAt());
       handle.execute("update conversations set latest_seq = ? where conv_id = ?", seq, command.getConvId());
     });
-    Announcements.publish(announcer,
-        List.of(Outcome.appended(command.getCommandId(), command.getConvId(), seq, msgId, command.getIssuedAt())));
+    announce(List.of(Outcome.appended(command.getCommandId(), command.getConvId(), seq, msgId, command.getIssuedAt())));
   }
 
   private void duplicate(Command command, long msgId, long seq) throws Exception {

@@ -14,6 +14,7 @@ import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.Database;
 import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.MessageQueries;
+import io.seqsync.store.RedisHealth;
 import java.net.URI;
 import java.time.Duration;
 import java.util.HashMap;
@@ -37,6 +38,7 @@ final class TestApp implements AutoCloseable {
   final IngressApp app;
   final Http http;
   private JedisPooled redis;
+  private RedisHealth redisHealth;
 
   TestApp(LocalPostgres postgres, CommandPublisher publisher, ReplyWaiter waiter, Duration replyBudget, int maxContentBytes) {
     this(postgres, publisher, waiter, replyBudget, maxContentBytes, Map.of(), null);
@@ -64,10 +66,13 @@ final class TestApp implements AutoCloseable {
     http = new Http(app.port());
   }
 
-  // Without a Redis URI, one that is never connected to (for tests that do not list conversations).
+  // Without a Redis URI, one that never answers: the list comes from PostgreSQL.
   private ConversationList list(URI redisUri) {
-    redis = redisUri == null ? new JedisPooled("127.0.0.1", 1) : new JedisPooled(redisUri.getHost(), redisUri.getPort());
-    return new ConversationList(redis, new ConversationIndexRebuild(database.jdbi(), new ConversationIndex(redis)));
+    URI uri = redisUri == null ? URI.create("redis://127.0.0.1:1") : redisUri;
+    redis = new JedisPooled(uri.getHost(), uri.getPort());
+    redisHealth = new RedisHealth(uri.toString());
+    return new ConversationList(redis, new ConversationIndexRebuild(database.jdbi(), new ConversationIndex(redis)),
+        new ConversationQueries(database.jdbi()), redisHealth);
   }
 
   String token(long userId, String deviceId) {
@@ -80,5 +85,6 @@ final class TestApp implements AutoCloseable {
     database.close();
     registry.close();
     redis.close();
+    redisHealth.close();
   }
 }

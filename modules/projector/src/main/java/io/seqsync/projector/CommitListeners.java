@@ -1,11 +1,11 @@
 package io.seqsync.projector;
 
-import io.seqsync.events.model.Event;
-import io.seqsync.store.ProjectionResult;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.errors.InterruptException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,6 +23,8 @@ import org.slf4j.LoggerFactory;
 final class CommitListeners implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(CommitListeners.class);
   static final int CAPACITY = 8;
+  /** How long the thread waits for a batch before telling the listeners it is idle. */
+  static final Duration IDLE_TICK = Duration.ofSeconds(1);
   private static final Runnable STOP = () -> { };
 
   private final List<CommitListener> listeners = new CopyOnWriteArrayList<>();
@@ -45,12 +47,12 @@ final class CommitListeners implements AutoCloseable {
   }
 
   /** Queues the batch for the listeners; waits while {@value #CAPACITY} batches are queued already. */
-  void committed(List<Event> events, ProjectionResult result) {
+  void committed(CommittedBatch batch) {
     if (listeners.isEmpty()) {
       return;
     }
     try {
-      queue.put(() -> tell(events, result));
+      queue.put(() -> tell(batch));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new InterruptException(e);
@@ -73,19 +75,32 @@ final class CommitListeners implements AutoCloseable {
 
   private void run() {
     try {
-      for (Runnable next = queue.take(); next != STOP; next = queue.take()) {
-        next.run();
+      for (Runnable next = queue.poll(IDLE_TICK.toMillis(), TimeUnit.MILLISECONDS); next != STOP;
+          next = queue.poll(IDLE_TICK.toMillis(), TimeUnit.MILLISECONDS)) {
+        if (next == null) {
+          listeners.forEach(this::idle);
+        } else {
+          next.run();
+        }
       }
     } catch (InterruptedException e) {
       log.warn("commit listeners interrupted: batches still queued are not told to them");
     }
   }
 
-  private void tell(List<Event> events, ProjectionResult result) {
+  private void idle(CommitListener listener) {
+    try {
+      listener.idle();
+    } catch (RuntimeException e) {
+      log.warn("commit listener {} failed while idle: {}", listener.getClass().getSimpleName(), e.toString());
+    }
+  }
+
+  private void tell(CommittedBatch batch) {
     for (CommitListener listener : listeners) {
       long started = System.nanoTime();
       try {
-        listener.committed(events, result);
+        listener.committed(batch);
       } catch (RuntimeException e) {
         log.warn("commit listener {} failed: {}", listener.getClass().getSimpleName(), e.toString());
       }

@@ -10,11 +10,19 @@ import io.seqsync.events.model.ReadAdvanced;
 import io.seqsync.events.model.RecallApplied;
 import io.seqsync.store.ConversationIndex;
 import io.seqsync.store.ConversationQueries;
-import io.seqsync.store.ProjectionResult;
+import io.seqsync.store.ProjectionOffsets;
+import io.seqsync.store.RedisHealth;
 import io.seqsync.store.StoredMessage;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Supplier;
 import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * Keeps the Redis conversation index (R20) in step with PostgreSQL: told about each batch after
@@ -22,22 +30,133 @@ import org.jdbi.v3.core.Jdbi;
  * carry (a group's members, the sender and type of a recalled message) is read from the committed
  * rows. The index only merges forward, so a replayed batch changes nothing. A message costs O(1)
  * Redis writes whatever the group's size: members find their groups through their group set.
+ *
+ * <p>The index is a projection with its own watermark: after each batch's merges, in the same
+ * pipeline, the next offset of every partition the batch covered ({@link ConversationIndex#indexed}).
+ * Whatever the index missed (batches told while Redis was down, a Redis restarted from an older
+ * append-only file, batches still queued when the process died) shows as a watermark below the
+ * offsets PostgreSQL stored, and is replayed from the event log ({@link #reconcile}): at start, when
+ * partitions are assigned, when Redis answers again, and after a failed batch (which leaves the
+ * watermarks where they were). Until then readers are told the index is behind and read
+ * PostgreSQL. A gap of more than {@value #REPLAY_LIMIT} events, or a partition without a
+ * watermark, distrusts every built key instead (each is rebuilt from PostgreSQL on its first read).
+ * Runs on the listeners' thread only, but for the flag Redis's health sets.
  */
 public final class ConversationIndexer implements CommitListener {
+  static final long REPLAY_LIMIT = 100_000;
+  private static final Logger log = LoggerFactory.getLogger(ConversationIndexer.class);
+
   private final Jdbi jdbi;
   private final ConversationIndex index;
+  private final RedisHealth health;
+  private final String bootstrapServers;
+  private final String topic;
+  private final Supplier<Set<Integer>> assignedPartitions;
+  private volatile boolean reconcileNeeded = true;
+  private Set<Integer> reconciled = Set.of();
 
-  public ConversationIndexer(Jdbi jdbi, ConversationIndex index) {
+  /**
+   * An indexer of the events {@code topic} at {@code bootstrapServers}, for the partitions
+   * {@code assignedPartitions} names (the projector's), replaying what the index missed.
+   */
+  public ConversationIndexer(Jdbi jdbi, ConversationIndex index, RedisHealth health, String bootstrapServers,
+      String topic, Supplier<Set<Integer>> assignedPartitions) {
     this.jdbi = jdbi;
     this.index = index;
+    this.health = health;
+    this.bootstrapServers = bootstrapServers;
+    this.topic = topic;
+    this.assignedPartitions = assignedPartitions;
+    health.indexBehind(true);
+    health.addListener(restarted -> needReconcile());
   }
 
   @Override
-  public void committed(List<Event> events, ProjectionResult result) {
+  public void committed(CommittedBatch committed) {
+    reconcileIfNeeded();
+    if (!health.available()) {
+      needReconcile();
+      return;
+    }
     try (ConversationIndex.Batch batch = index.batch()) {
-      for (Event event : events) {
+      for (Event event : committed.events()) {
         apply(batch, event);
       }
+      if (!reconcileNeeded) {
+        committed.nextOffsets().forEach((partition, next) -> batch.indexed(topic, partition, next));
+      }
+    } catch (JedisException e) {
+      health.failed(e);
+      needReconcile();
+    }
+  }
+
+  @Override
+  public void idle() {
+    reconcileIfNeeded();
+  }
+
+  private void needReconcile() {
+    reconcileNeeded = true;
+    health.indexBehind(true);
+  }
+
+  private void reconcileIfNeeded() {
+    Set<Integer> assigned = assignedPartitions.get();
+    if ((reconcileNeeded || !reconciled.containsAll(assigned)) && health.available()) {
+      try {
+        reconcile(assigned);
+      } catch (JedisException e) {
+        health.failed(e);
+        needReconcile();
+      } catch (RuntimeException e) {
+        log.warn("index: could not catch up with what PostgreSQL holds, trying again: {}", e.toString());
+        needReconcile();
+      }
+    }
+  }
+
+  /** Brings the index of the assigned partitions up to the offsets PostgreSQL stored. */
+  private void reconcile(Set<Integer> assigned) {
+    reconcileNeeded = false;
+    Map<Integer, Long> stored = jdbi.withHandle(handle -> ProjectionOffsets.read(handle, topic));
+    Map<Integer, Long> marks = index.indexed(topic);
+    Map<Integer, Long> gaps = new TreeMap<>();
+    boolean unknown = false;
+    for (int partition : assigned) {
+      Long to = stored.get(partition);
+      Long from = marks.get(partition);
+      if (to != null && from == null) {
+        unknown = true;
+      } else if (to != null && from < to) {
+        gaps.put(partition, from);
+      }
+    }
+    long missed = gaps.entrySet().stream().mapToLong(gap -> stored.get(gap.getKey()) - gap.getValue()).sum();
+    if (unknown || missed > REPLAY_LIMIT) {
+      long forgotten = index.forgetBuilt();
+      log.info("index: {}; distrusted {} built keys, each rebuilt from PostgreSQL on its first read",
+          unknown ? "a partition without a watermark" : missed + " offsets behind PostgreSQL", forgotten);
+    } else {
+      for (Map.Entry<Integer, Long> gap : gaps.entrySet()) {
+        long replayed = EventRange.read(bootstrapServers, topic, gap.getKey(), gap.getValue(), stored.get(gap.getKey()),
+            this::applyAll);
+        log.info("index: replayed {} events of partition {} it had missed (offsets {} to {})", replayed, gap.getKey(),
+            gap.getValue(), stored.get(gap.getKey()));
+      }
+    }
+    try (ConversationIndex.Batch batch = index.batch()) {
+      assigned.stream().filter(stored::containsKey).forEach(partition -> batch.indexed(topic, partition, stored.get(partition)));
+    }
+    reconciled = Set.copyOf(assigned);
+    if (!reconcileNeeded) {
+      health.indexBehind(false);
+    }
+  }
+
+  private void applyAll(List<Event> events) {
+    try (ConversationIndex.Batch batch = index.batch()) {
+      events.forEach(event -> apply(batch, event));
     }
   }
 

@@ -3,7 +3,6 @@ package io.seqsync.projector;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
-import io.seqsync.store.Announcements;
 import io.seqsync.store.Database;
 import io.seqsync.store.Outcome;
 import io.seqsync.store.ProjectionOffsets;
@@ -34,12 +33,11 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import redis.clients.jedis.JedisPooled;
 
 /**
  * Materializes the events topic into PostgreSQL. Each polled batch is applied by
  * {@link ProjectionWriter} and its partitions' next offsets are moved in projector_offsets in ONE
- * transaction; only then are the outcomes announced on Redis (store, then announce: R1). The
+ * transaction; only then are the outcomes announced ({@link Announcer}: store, then announce, R1). The
  * offsets in PostgreSQL are the source of truth (the consumer group's own offsets are never
  * committed): after a crash anywhere the batches that did not commit are replayed and those that
  * did are not, so every event takes effect exactly once. A failing batch is rolled back and
@@ -56,7 +54,7 @@ public final class Projector implements AutoCloseable {
 
   private final String topic;
   private final Database database;
-  private final JedisPooled redis;
+  private final Announcer announcer;
   private final ProjectorMetrics metrics;
   private final Duration retryBackoff;
   private final ProjectionWriter writer = new ProjectionWriter();
@@ -73,11 +71,11 @@ public final class Projector implements AutoCloseable {
   private boolean rewindNeeded;
   private boolean runningLogged;
 
-  public Projector(String bootstrapServers, Topics topics, Database database, JedisPooled redis,
+  public Projector(String bootstrapServers, Topics topics, Database database, Announcer announcer,
       MeterRegistry registry, SeqsyncConfig.Projector settings) {
     this.topic = topics.events().name();
     this.database = database;
-    this.redis = redis;
+    this.announcer = announcer;
     this.metrics = new ProjectorMetrics(registry);
     this.listeners = new CommitListeners(metrics);
     this.retryBackoff = settings.retryBackoff();
@@ -226,8 +224,8 @@ public final class Projector implements AutoCloseable {
     }
     storedOffsets.putAll(batch.nextOffsets());
     metrics.committed(records.count(), batch, result, System.nanoTime() - began);
-    announce(result.outcomes());
-    listeners.committed(batch.events(), result);
+    announcer.announce(result.outcomes());
+    listeners.committed(new CommittedBatch(batch.events(), result, batch.nextOffsets()));
   }
 
   // The rows and the offsets in one transaction.
@@ -236,17 +234,6 @@ public final class Projector implements AutoCloseable {
       ProjectionOffsets.advance(handle, topic, from, batch.nextOffsets());
       return writer.apply(handle, batch.events(), newMessages);
     });
-  }
-
-  // Pub/sub is best effort (see Announcements): the rows are committed, so a lost announcement
-  // costs a waiting send its 200 (it answers 202), never a message.
-  private void announce(List<Outcome> outcomes) {
-    try {
-      Announcements.publish(redis, outcomes);
-    } catch (RuntimeException e) {
-      metrics.announceFailed();
-      log.warn("stored {} outcomes but could not announce them: {}", outcomes.size(), e.getMessage());
-    }
   }
 
   private void seekToStoredOffsets(Collection<TopicPartition> partitions) {

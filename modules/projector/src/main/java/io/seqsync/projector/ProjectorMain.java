@@ -8,17 +8,15 @@ import io.seqsync.events.TopicAdmin;
 import io.seqsync.events.Topics;
 import io.seqsync.store.Database;
 import io.seqsync.store.DeliveryLedger;
-import java.net.URI;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import redis.clients.jedis.JedisPooled;
 
 /**
  * Runs the projectors alone against external servers: the event projector and the delivery
- * projector. {@code SEQSYNC_KAFKA_BOOTSTRAP_SERVERS}, {@code SEQSYNC_POSTGRES_JDBC_URL} and
- * {@code SEQSYNC_REDIS_URI} are required. Stops cleanly on SIGTERM; exits with 1 when the event
+ * projector, announcing the outcomes on Kafka. {@code SEQSYNC_KAFKA_BOOTSTRAP_SERVERS} and
+ * {@code SEQSYNC_POSTGRES_JDBC_URL} are required. Stops cleanly on SIGTERM; exits with 1 when the event
  * projector fails for good. Metrics are logged once a minute.
  */
 public final class ProjectorMain {
@@ -32,21 +30,20 @@ public final class ProjectorMain {
     SeqsyncConfig config = ConfigLoader.fromEnvironment();
     String bootstrapServers = required(config.kafka().bootstrapServers(), "SEQSYNC_KAFKA_BOOTSTRAP_SERVERS");
     String jdbcUrl = required(config.postgres().jdbcUrl(), "SEQSYNC_POSTGRES_JDBC_URL");
-    String redisUri = required(config.redis().uri(), "SEQSYNC_REDIS_URI");
     log.info("projector starting: group {}, Kafka {}", config.projector().groupId(), bootstrapServers);
     Topics topics = Topics.from(config.kafka());
     TopicAdmin.ensure(bootstrapServers, topics, config.kafka().replicationFactor());
 
     Database database = Database.open(jdbcUrl, config.postgres().user(), config.postgres().password(), POOL_SIZE);
-    JedisPooled redis = new JedisPooled(URI.create(redisUri));
     LoggingMeterRegistry registry = new LoggingMeterRegistry();
-    Projector projector = new Projector(bootstrapServers, topics, database, redis, registry, config.projector());
+    AnnouncementPublisher announcements = new AnnouncementPublisher(bootstrapServers, topics.announcements(), registry);
+    Projector projector = new Projector(bootstrapServers, topics, database, announcements, registry, config.projector());
     DeliveryProjector deliveries = new DeliveryProjector(bootstrapServers, topics.telemetry(), config.delivery().groupId(),
         database, new DeliveryLedger(config.delivery().renderTarget()), config.projector(), registry);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       deliveries.close();
       projector.close();
-      redis.close();
+      announcements.close();
       database.close();
       registry.close();
     }, "projector-shutdown"));

@@ -14,8 +14,7 @@ import java.util.concurrent.TimeUnit;
  * The projector's meters. Dotted Micrometer names; a Prometheus registry exposes them as
  * {@code seqsync_projector_seq_anomalies_total{kind}}, {@code seqsync_projector_undecodable_total},
  * {@code seqsync_projector_events_projected_total}, {@code seqsync_projector_batch_size},
- * {@code seqsync_projector_batch_latency_seconds}, {@code seqsync_projector_batch_failures_total},
- * {@code seqsync_projector_announce_failures_total} and
+ * {@code seqsync_projector_batch_latency_seconds}, {@code seqsync_projector_batch_failures_total} and
  * {@code seqsync_projector_listener_latency_seconds{listener}} (the Redis index and push fan-out after a commit). Counted only after a commit, so a retried
  * batch is not counted twice. Thread-safe, as Micrometer's meters are.
  */
@@ -26,7 +25,6 @@ final class ProjectorMetrics {
   private final Counter undecodable;
   private final Map<ProjectionAnomaly.Kind, Counter> seqAnomalies = new EnumMap<>(ProjectionAnomaly.Kind.class);
   private final Counter batchFailures;
-  private final Counter announceFailures;
   private final MeterRegistry registry;
 
   ProjectorMetrics(MeterRegistry registry) {
@@ -45,8 +43,6 @@ final class ProjectorMetrics {
     }
     batchFailures = Counter.builder("seqsync.projector.batch.failures")
         .description("batches rolled back and retried from the stored offsets").register(registry);
-    announceFailures = Counter.builder("seqsync.projector.announce.failures")
-        .description("committed batches whose announcement could not be published").register(registry);
   }
 
   void committed(int records, DecodedBatch batch, ProjectionResult result, long elapsedNanos) {
@@ -59,10 +55,6 @@ final class ProjectorMetrics {
 
   void batchFailed() {
     batchFailures.increment();
-  }
-
-  void announceFailed() {
-    announceFailures.increment();
   }
 
   void listenerRan(CommitListener listener, long elapsedNanos) {

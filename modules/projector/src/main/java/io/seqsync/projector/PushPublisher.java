@@ -8,8 +8,8 @@ import io.seqsync.events.model.MembershipChanged;
 import io.seqsync.events.model.MessageAppended;
 import io.seqsync.events.model.ReadAdvanced;
 import io.seqsync.events.model.RecallApplied;
-import io.seqsync.store.ProjectionResult;
 import io.seqsync.store.PushNotice;
+import io.seqsync.store.RedisHealth;
 import io.seqsync.store.StoredMessage;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -22,6 +22,7 @@ import java.util.function.Function;
 import org.jdbi.v3.core.Jdbi;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * Pushes what a batch committed to the devices concerned (R1, R19, R21), one line per notice
@@ -29,19 +30,27 @@ import redis.clients.jedis.JedisPooled;
  * messages, recalls and membership changes to every member, read positions to every member
  * (receipts, and the reader's other devices), cursors and drafts to the user's own devices. Runs
  * after the commit, and after the index listener, so a device told of a message can fetch it and
- * list it. The lines keep the batch's event order.
+ * list it. The lines keep the batch's event order. Push is best effort: while Redis is unavailable
+ * ({@link RedisHealth}) a batch is not pushed (devices pull what they missed when they reconnect or
+ * sync), rather than each batch waiting out a timeout.
  */
 public final class PushPublisher implements CommitListener {
   private final Jdbi jdbi;
   private final JedisPooled redis;
+  private final RedisHealth health;
 
-  public PushPublisher(Jdbi jdbi, JedisPooled redis) {
+  public PushPublisher(Jdbi jdbi, JedisPooled redis, RedisHealth health) {
     this.jdbi = jdbi;
     this.redis = redis;
+    this.health = health;
   }
 
   @Override
-  public void committed(List<Event> events, ProjectionResult result) {
+  public void committed(CommittedBatch batch) {
+    if (!health.available()) {
+      return;
+    }
+    List<Event> events = batch.events();
     List<Set<Long>> recipients = membersAtEachEvent(events, this::committedMembers);
     List<String> lines = new ArrayList<>();
     for (int i = 0; i < events.size(); i++) {
@@ -49,6 +58,8 @@ public final class PushPublisher implements CommitListener {
     }
     try (AbstractPipeline pipeline = redis.pipelined()) {
       PushNotice.publish(pipeline, lines);
+    } catch (JedisException e) {
+      health.failed(e);
     }
   }
 

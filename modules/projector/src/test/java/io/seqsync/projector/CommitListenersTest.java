@@ -7,6 +7,7 @@ import io.seqsync.store.Outcome;
 import io.seqsync.store.ProjectionResult;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -20,18 +21,18 @@ class CommitListenersTest {
     CommitListeners listeners = new CommitListeners(new ProjectorMetrics(registry));
     List<String> told = new CopyOnWriteArrayList<>();
     CountDownLatch release = new CountDownLatch(1);
-    listeners.add((events, result) -> {
+    listeners.add(batch -> {
       awaitQuietly(release);
-      told.add("index " + result.outcomes().size());
+      told.add("index " + batch.result().outcomes().size());
     });
-    listeners.add((events, result) -> {
-      told.add("push " + result.outcomes().size());
+    listeners.add(batch -> {
+      told.add("push " + batch.result().outcomes().size());
       throw new IllegalStateException("Redis is down");
     });
     listeners.start();
     // The first listener is held: more batches than the queue holds wait for it, in order.
     Thread projector = new Thread(() -> IntStream.range(0, CommitListeners.CAPACITY + 3)
-        .forEach(batch -> listeners.committed(List.of(), result(batch))));
+        .forEach(batch -> listeners.committed(new CommittedBatch(List.of(), result(batch), Map.of()))));
     projector.start();
     assertThat(waitsForTheListeners(projector)).isTrue();
     release.countDown();

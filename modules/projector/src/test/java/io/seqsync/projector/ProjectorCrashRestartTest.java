@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.seqsync.events.Topics;
 import io.seqsync.events.model.Event;
 import io.seqsync.localstack.ChildJvm;
-import io.seqsync.store.Announcements;
-import io.seqsync.store.RedisSubscription;
 import io.seqsync.store.Database;
 import io.seqsync.store.Outcome;
 import java.nio.file.Files;
@@ -20,7 +18,6 @@ import java.util.Queue;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
@@ -73,12 +70,11 @@ class ProjectorCrashRestartTest {
     Files.deleteIfExists(childLog);
     Map<String, String> environment =
         servers.projectorEnvironment(PARTITIONS, jdbcUrl, dir.resolve("child"), "crash-restart-test");
-    Queue<Outcome> announced = new ConcurrentLinkedQueue<>();
 
     try (ChildJvm projector = new ChildJvm(ProjectorMain.class, environment, childLog, "projector running");
         EventLog events = new EventLog(servers.bootstrapServers(), topics);
-        RedisSubscription subscription =
-            Announcements.subscribe(servers.redisHost(), servers.redisPort(), announced::add)) {
+        AnnouncementsTap announcements = new AnnouncementsTap(servers.bootstrapServers(), topics)) {
+      Queue<Outcome> announced = announcements.outcomes();
       projector.start(START_TIMEOUT);
       try (Database database = Database.open(jdbcUrl, servers.postgres().user(), servers.postgres().password(), 2)) {
         StoredProjection stored = new StoredProjection(database.jdbi(), topics.events().name());

@@ -13,11 +13,8 @@ import io.seqsync.events.model.Event;
 import io.seqsync.events.model.Message;
 import io.seqsync.events.model.MessageAppended;
 import io.seqsync.events.model.RejectReason;
-import io.seqsync.store.Announcements;
-import io.seqsync.store.RedisSubscription;
 import io.seqsync.store.Database;
 import io.seqsync.store.Outcome;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,7 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
@@ -35,7 +31,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import redis.clients.jedis.JedisPooled;
 
 /**
  * The projector in this JVM, on real servers: what it stores, skips, counts and announces, and
@@ -49,7 +44,6 @@ class ProjectorTest {
 
   @TempDir static Path dir;
   private static TestServers servers;
-  private static JedisPooled redis;
 
   private final List<AutoCloseable> resources = new ArrayList<>();
   private Topics topics;
@@ -61,12 +55,10 @@ class ProjectorTest {
   @BeforeAll
   static void startServers() {
     servers = TestServers.start(dir);
-    redis = new JedisPooled(URI.create(servers.redisUri()));
   }
 
   @AfterAll
   static void stopServers() {
-    redis.close();
     servers.close();
   }
 
@@ -93,10 +85,7 @@ class ProjectorTest {
 
   @Test
   void storesCommittedEventsSkipsUndecodableRecordsAndAnnouncesAfterTheCommit() throws Exception {
-    Queue<Outcome> announced = new ConcurrentLinkedQueue<>();
-    RedisSubscription subscription =
-        closing(Announcements.subscribe(servers.redisHost(), servers.redisPort(), announced::add));
-    await(subscription::isSubscribed);
+    Queue<Outcome> announced = closing(new AnnouncementsTap(servers.bootstrapServers(), topics)).outcomes();
     events.commitGarbage("d:1:2", "not an event".getBytes(StandardCharsets.UTF_8));
     events.abort(messages(30));
     Event rejected = new Event("g:team", "cmd-rejected", 1L, new CommandRejected(RejectReason.NOT_ALLOWED, "not a member"));
@@ -231,7 +220,9 @@ class ProjectorTest {
   }
 
   private Projector projector(MeterRegistry registry) {
-    return new Projector(servers.bootstrapServers(), topics, database, redis, registry, settings);
+    AnnouncementPublisher announcements = closing(new AnnouncementPublisher(servers.bootstrapServers(),
+        topics.announcements(), registry));
+    return new Projector(servers.bootstrapServers(), topics, database, announcements, registry, settings);
   }
 
   private List<Event> messages(int count) {

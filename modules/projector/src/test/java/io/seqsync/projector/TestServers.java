@@ -6,7 +6,6 @@ import io.seqsync.events.Topics;
 import io.seqsync.localstack.EmbeddedKafka;
 import io.seqsync.localstack.LocalPostgres;
 import io.seqsync.localstack.LocalRedis;
-import java.net.URI;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -46,14 +45,6 @@ final class TestServers implements AutoCloseable {
     return redis.uri();
   }
 
-  String redisHost() {
-    return URI.create(redis.uri()).getHost();
-  }
-
-  int redisPort() {
-    return URI.create(redis.uri()).getPort();
-  }
-
   /** The topics, with {@code partitions} partitions each, created on the broker. */
   Topics topics(int partitions) {
     Topics topics = Topics.from(ConfigLoader.of(Map.of("kafka.partitions", String.valueOf(partitions))).kafka());
@@ -72,7 +63,6 @@ final class TestServers implements AutoCloseable {
         "SEQSYNC_KAFKA_PARTITIONS", String.valueOf(partitions),
         "SEQSYNC_POSTGRES_JDBC_URL", jdbcUrl,
         "SEQSYNC_POSTGRES_USER", postgres.user(),
-        "SEQSYNC_REDIS_URI", redisUri(),
         "SEQSYNC_DATA_DIR", dataDir.toString(),
         "SEQSYNC_PROJECTOR_INSTANCE_ID", instanceId,
         "SEQSYNC_PROJECTOR_SESSION_TIMEOUT", "6s");

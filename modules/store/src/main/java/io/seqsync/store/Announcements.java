@@ -1,78 +1,57 @@
 package io.seqsync.store;
 
+import io.seqsync.events.EventSerdes;
+import io.seqsync.events.model.Announcement;
+import io.seqsync.events.model.OutcomeKind;
+import io.seqsync.events.model.StoredOutcome;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
-import java.util.regex.Pattern;
+import org.apache.kafka.common.errors.SerializationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import redis.clients.jedis.JedisPooled;
-import redis.clients.jedis.JedisPubSub;
 
 /**
- * The announcement of what the projection has stored, on a Redis pub/sub channel, so that every
- * ingress instance can answer its waiting sends (and, later, push) only after PostgreSQL has
- * committed the rows: store, then announce (R1). One message per committed projector batch, a
- * line per outcome, tab-separated (ids never contain control characters): kind, commandId, convId,
- * seq, msgId, createTime, reason; a line without createTime (six fields, an earlier version's) is
- * read with createTime 0. Pub/sub is best effort: a missed announcement makes a send answer 202,
- * never a wrong answer.
+ * The announcement of what the projection has stored: one record of the announcements topic per
+ * committed projector batch, holding each command's {@link Outcome}, so that every ingress
+ * instance answers its waiting sends only after PostgreSQL committed the rows (store, then
+ * announce: R1). It travels through Kafka, not Redis, so a Redis outage costs no send its answer.
+ * Best effort: a missed announcement makes a send answer 202, never a wrong answer.
  */
 public final class Announcements {
-  public static final String CHANNEL = "seqsync:stored";
   private static final Logger log = LoggerFactory.getLogger(Announcements.class);
-  private static final Pattern CONTROL_CHARACTERS = Pattern.compile("\\p{Cntrl}");
 
   private Announcements() {}
 
-  /** Publishes the outcomes of one committed batch; a no-op for none. */
-  public static void publish(JedisPooled redis, List<Outcome> outcomes) {
-    if (!outcomes.isEmpty()) {
-      redis.publish(CHANNEL, encode(outcomes));
-    }
-  }
-
-  static String encode(List<Outcome> outcomes) {
-    StringBuilder text = new StringBuilder();
+  /** The record value announcing {@code outcomes}. */
+  public static byte[] encode(List<Outcome> outcomes) {
+    List<StoredOutcome> stored = new ArrayList<>(outcomes.size());
     for (Outcome outcome : outcomes) {
-      text.append(outcome.kind()).append('\t').append(outcome.commandId()).append('\t').append(outcome.convId())
-          .append('\t').append(outcome.seq()).append('\t').append(outcome.msgId()).append('\t')
-          .append(outcome.createTime()).append('\t').append(printable(outcome.reason())).append('\n');
+      stored.add(new StoredOutcome(OutcomeKind.valueOf(outcome.kind().name()), outcome.commandId(), outcome.convId(),
+          outcome.seq(), outcome.msgId(), outcome.createTime(), outcome.reason()));
     }
-    return text.toString();
-  }
-
-  // Most outcomes have no reason: no pattern run for them (String.replaceAll compiles one per call).
-  private static String printable(String reason) {
-    return reason.isEmpty() ? reason : CONTROL_CHARACTERS.matcher(reason).replaceAll(" ");
-  }
-
-  /** The outcomes of one announcement; malformed lines are logged and skipped. */
-  public static List<Outcome> decode(String text) {
-    List<Outcome> outcomes = new ArrayList<>();
-    for (String line : text.split("\n")) {
-      String[] fields = line.split("\t", -1);
-      if (fields.length != 6 && fields.length != 7) {
-        log.warn("ignoring malformed announcement line: {}", line);
-        continue;
-      }
-      long createTime = fields.length == 7 ? Long.parseLong(fields[5]) : 0;
-      outcomes.add(new Outcome(Outcome.Kind.valueOf(fields[0]), fields[1], fields[2],
-          Long.parseLong(fields[3]), Long.parseLong(fields[4]), createTime, fields[fields.length - 1]));
-    }
-    return outcomes;
+    return EventSerdes.announcement().encode(new Announcement(stored));
   }
 
   /**
-   * Listens on a dedicated connection until the subscription is closed, reconnecting after a
-   * failure; {@code listener} runs on the subscription's thread and must not block.
+   * The outcomes a record value announces; one that does not decode is logged and yields none, as
+   * does an outcome of a kind this version does not know.
    */
-  public static RedisSubscription subscribe(String host, int port, Consumer<Outcome> listener) {
-    return new RedisSubscription(host, port, new JedisPubSub() {
-      @Override
-      public void onMessage(String channel, String message) {
-        decode(message).forEach(listener);
+  public static List<Outcome> decode(byte[] value) {
+    Announcement announcement;
+    try {
+      announcement = EventSerdes.announcement().decode(value);
+    } catch (SerializationException e) {
+      log.warn("ignoring an announcement that does not decode: {}", e.getMessage());
+      return List.of();
+    }
+    List<Outcome> outcomes = new ArrayList<>(announcement.getOutcomes().size());
+    for (StoredOutcome stored : announcement.getOutcomes()) {
+      if (stored.getKind() == OutcomeKind.UNKNOWN) {
+        continue;
       }
-    }, false, CHANNEL);
+      outcomes.add(new Outcome(Outcome.Kind.valueOf(stored.getKind().name()), stored.getCommandId(),
+          stored.getConvId(), stored.getSeq(), stored.getMsgId(), stored.getCreateTime(), stored.getReason()));
+    }
+    return outcomes;
   }
 }

@@ -1,10 +1,13 @@
 package io.seqsync.store;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.Response;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.params.ZAddParams;
 import redis.clients.jedis.resps.ScanResult;
@@ -164,6 +167,15 @@ public final class ConversationIndex {
    */
   static final String GROUP_ACTIVITY = PREFIX + "groups:activity";
 
+  /**
+   * How far the index has applied a topic's partitions: field partition, value the next offset.
+   * Written after a batch's merges, in the same pipeline, so a Redis that lost writes (a restart
+   * from an older append-only file, a failover) lost the watermark with them.
+   */
+  static String watermarkKey(String topic) {
+    return PREFIX + "indexed:" + topic;
+  }
+
   static String cursors(long userId, String deviceId) {
     return PREFIX + "cursors:" + userId + ":" + deviceId;
   }
@@ -215,6 +227,36 @@ public final class ConversationIndex {
     return deleted;
   }
 
+  /** Per partition of {@code topic}, the next offset the index has applied (absent: none known). */
+  public Map<Integer, Long> indexed(String topic) {
+    Map<Integer, Long> offsets = new HashMap<>();
+    redis.hgetAll(watermarkKey(topic)).forEach((partition, next) -> offsets.put(Integer.parseInt(partition), Long.parseLong(next)));
+    return offsets;
+  }
+
+  /**
+   * Distrusts every key a rebuild marked built, so that each is rebuilt from PostgreSQL (and merged
+   * with what it holds) on its first read: for an index that lost writes it cannot name. Keeps
+   * everything else; safe while the projector writes and readers read. Returns how many were marked.
+   */
+  public long forgetBuilt() {
+    long forgotten = 0;
+    ScanParams match = new ScanParams().match(PREFIX + "*").count(1_000);
+    String cursor = ScanParams.SCAN_POINTER_START;
+    do {
+      ScanResult<String> page = redis.scan(cursor, match, "hash");
+      if (!page.getResult().isEmpty()) {
+        try (AbstractPipeline pipeline = redis.pipelined()) {
+          List<Response<Long>> removed = page.getResult().stream().map(key -> pipeline.hdel(key, BUILT)).toList();
+          pipeline.sync();
+          forgotten += removed.stream().mapToLong(Response::get).sum();
+        }
+      }
+      cursor = page.getCursor();
+    } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+    return forgotten;
+  }
+
   /** Marks a rebuilt key as trusted; call only after its rebuild's merges were written. */
   void markBuilt(String key) {
     redis.hset(key, BUILT, "1");
@@ -228,6 +270,7 @@ public final class ConversationIndex {
     private final List<RedisScript.Queued> scripts = new ArrayList<>();
     private final List<String> messageKeys = new ArrayList<>();
     private final List<String> messageArgs = new ArrayList<>();
+    private final List<List<String>> watermarks = new ArrayList<>();
 
     private Batch(JedisPooled redis, int keptCountable) {
       this.redis = redis;
@@ -291,6 +334,15 @@ public final class ConversationIndex {
       return this;
     }
 
+    /**
+     * The index has applied {@code topic}'s partition up to {@code nextOffset} once this batch is
+     * sent (a watermark only moves forward); written after every merge of the batch.
+     */
+    public Batch indexed(String topic, int partition, long nextOffset) {
+      watermarks.add(List.of(watermarkKey(topic), Integer.toString(partition), Long.toString(nextOffset)));
+      return this;
+    }
+
     /** The direct conversation is in the user's list, ordered by its last activity. */
     public Batch listed(long userId, String convId, long lastActivity) {
       pipeline.zadd(userConversations(userId), lastActivity, convId, ZAddParams.zAddParams().gt());
@@ -338,12 +390,14 @@ public final class ConversationIndex {
     }
 
     /**
-     * Sends the merges; those whose script Redis did not have (NOSCRIPT: restarted, flushed) go
-     * again with the script's text. Merges commute, so their order against the rest does not matter.
+     * Sends the merges, then the watermarks; those whose script Redis did not have (NOSCRIPT:
+     * restarted, flushed) go again with the script's text, in the order they were queued. Merges
+     * commute, so their order against the rest does not matter; a watermark comes after them all.
      */
     @Override
     public void close() {
       queueMessages();
+      watermarks.forEach(mark -> script(MAX_FIELD, List.of(mark.get(0)), mark.subList(1, 3)));
       pipeline.close();
       if (scripts.stream().anyMatch(RedisScript.Queued::missing)) {
         try (AbstractPipeline again = redis.pipelined()) {

@@ -5,10 +5,14 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.resps.Tuple;
 
 /**
- * The conversation list with unread counts (R20), served from Redis ({@link ConversationIndex}).
+ * The conversation list with unread counts (R20), served from Redis ({@link ConversationIndex}),
+ * or from PostgreSQL while the index cannot be trusted ({@link RedisHealth#indexCurrent()}: Redis
+ * does not answer, or the indexer is catching up with what it missed): slower, the same answer,
+ * the same cursors.
  * Unread is computed, never counted up and down: other people's countable messages above the
  * user's read position that were not recalled, i.e. ZCOUNT(countable) − ZCOUNT(recalled) minus
  * the same for the user's own messages. Redis keeps the latest {@link ConversationIndex#KEPT_COUNTABLE}
@@ -23,16 +27,44 @@ public final class ConversationList {
   /** A page, most recent first; next is the cursor of the following page, null after the last. */
   public record Page(List<Entry> conversations, String next) {}
 
+  /** An entry and its place in the list (its last activity), as PostgreSQL answers it. */
+  record Ranked(Entry entry, long activity) {}
+
   private final JedisPooled redis;
   private final ConversationIndexRebuild rebuild;
+  private final ConversationQueries store;
+  private final RedisHealth health;
 
-  public ConversationList(JedisPooled redis, ConversationIndexRebuild rebuild) {
+  public ConversationList(JedisPooled redis, ConversationIndexRebuild rebuild, ConversationQueries store,
+      RedisHealth health) {
     this.redis = redis;
     this.rebuild = rebuild;
+    this.store = store;
+    this.health = health;
   }
 
   /** The page of {@code limit} conversations after {@code cursor} (null: from the most recent). */
   public Page page(long userId, int limit, ListCursor cursor) {
+    if (health.indexCurrent()) {
+      try {
+        return fromIndex(userId, limit, cursor);
+      } catch (JedisException e) {
+        health.failed(e);
+      }
+    }
+    return fromStore(userId, limit, cursor);
+  }
+
+  private Page fromStore(long userId, int limit, ListCursor cursor) {
+    List<Ranked> listed = store.list(userId, limit + 1, cursor);
+    boolean more = listed.size() > limit;
+    List<Ranked> shown = more ? listed.subList(0, limit) : listed;
+    Ranked last = shown.isEmpty() ? null : shown.get(shown.size() - 1);
+    return new Page(shown.stream().map(Ranked::entry).toList(),
+        more ? new ListCursor(last.activity(), last.entry().convId()).toString() : null);
+  }
+
+  private Page fromIndex(long userId, int limit, ListCursor cursor) {
     if (redis.hget(ConversationIndex.user(userId), ConversationIndex.BUILT) == null) {
       rebuild.user(userId);
     }

@@ -37,6 +37,19 @@ public final class ConversationQueries {
       + " where cm.user_id = :user and c.latest_seq > coalesce(client.seq, dc.seq, 0)"
       + " order by c.last_activity desc, c.conv_id";
 
+  // The conversation list (R20) as Redis orders it: last activity, then convId, both descending, by
+  // bytes (collation "C", as Redis and ListCursor compare).
+  private static final String LIST = "select c.conv_id, c.name, c.latest_seq, coalesce(rp.seq, 0) as read_seq, "
+      + UNREAD + " as unread, d.text as draft, c.last_activity, " + MessageQueries.messageColumns("m")
+      + " from conversation_members cm"
+      + " join conversations c on c.conv_id = cm.conv_id"
+      + " left join read_positions rp on rp.user_id = cm.user_id and rp.conv_id = c.conv_id"
+      + " left join drafts d on d.user_id = cm.user_id and d.conv_id = c.conv_id"
+      + " left join all_messages m on m.conv_id = c.conv_id and m.seq = c.latest_seq"
+      + " where cm.user_id = :user and (cast(:activity as bigint) is null"
+      + " or (c.last_activity, c.conv_id collate \"C\") < (:activity, cast(:conv as text) collate \"C\"))"
+      + " order by c.last_activity desc, c.conv_id collate \"C\" desc limit :limit";
+
   /** Where a user stands with a conversation. */
   public enum Membership {
     /** The user belongs to the conversation. */
@@ -192,6 +205,26 @@ public final class ConversationQueries {
               rs.getLong("device_cursor"), rs.getLong("read_seq"), rs.getLong("unread"), rs.getString("draft"), members))
           .one();
     });
+  }
+
+  /**
+   * Up to {@code limit} conversations of the user's list after {@code cursor} (null: from the most
+   * recent), from PostgreSQL: what the list answers while Redis cannot (see {@link ConversationList}),
+   * in the same order and with the same cursors. Unread counts as the handshake does.
+   */
+  List<ConversationList.Ranked> list(long userId, int limit, ListCursor cursor) {
+    return jdbi.withHandle(handle -> handle.createQuery(LIST)
+        .bind("user", userId).bind("limit", limit)
+        .bind("activity", cursor == null ? null : cursor.activity())
+        .bind("conv", cursor == null ? null : cursor.convId())
+        .map((rs, ctx) -> {
+          long latestSeq = rs.getLong("latest_seq");
+          StoredMessage last = rs.getObject("msg_id") == null ? null : MessageQueries.message(rs, 8);
+          return new ConversationList.Ranked(new ConversationList.Entry(rs.getString("conv_id"), rs.getString("name"),
+              latestSeq, last, rs.getLong("read_seq"), rs.getLong("unread"), rs.getString("draft"),
+              last == null ? 0 : last.createTime()), rs.getLong("last_activity"));
+        })
+        .list());
   }
 
   /** Whether PostgreSQL answers a trivial query (for health checks). */

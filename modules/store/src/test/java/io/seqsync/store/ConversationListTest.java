@@ -32,6 +32,7 @@ class ConversationListTest {
   private static ConversationIndex index;
   private static ConversationIndexRebuild rebuild;
   private static ConversationList list;
+  private static RedisHealth redisHealth;
 
   @BeforeAll
   static void start() {
@@ -42,11 +43,13 @@ class ConversationListTest {
     redis = new JedisPooled(uri.getHost(), uri.getPort());
     index = new ConversationIndex(redis, KEPT);
     rebuild = new ConversationIndexRebuild(database.jdbi(), index);
-    list = new ConversationList(redis, rebuild);
+    redisHealth = new RedisHealth(redisServer.uri());
+    list = new ConversationList(redis, rebuild, new ConversationQueries(database.jdbi()), redisHealth);
   }
 
   @AfterAll
   static void stop() {
+    redisHealth.close();
     redis.close();
     database.close();
     redisServer.close();

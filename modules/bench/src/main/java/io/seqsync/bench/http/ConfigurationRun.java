@@ -111,7 +111,7 @@ final class ConfigurationRun {
       AppMetrics metrics = new AppMetrics(http, app.httpPort());
       Topics topics = Topics.from(config.kafka());
       try (SendTracer tracer = options.breakdown()
-          ? new SendTracer(app.stack().kafkaBootstrapServers(), topics.events().name(), app.stack().redisUri()) : null) {
+          ? new SendTracer(app.stack().kafkaBootstrapServers(), topics) : null) {
         for (int r = 0; options.send() && r < options.rates().size(); r++) {
           int rate = options.rates().get(r);
           if (!rows.isEmpty() && options.stopWhenSaturated() && !rows.get(rows.size() - 1).phase().sustained()) {

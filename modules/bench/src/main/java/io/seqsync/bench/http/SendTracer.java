@@ -1,14 +1,14 @@
 package io.seqsync.bench.http;
 
-import io.seqsync.bench.BenchSupport;
 import io.seqsync.events.EventSerdes;
+import io.seqsync.events.Topics;
 import io.seqsync.events.model.Event;
 import io.seqsync.events.model.Message;
 import io.seqsync.events.model.MessageAppended;
 import io.seqsync.store.Announcements;
 import io.seqsync.store.Outcome;
-import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,17 +20,15 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import redis.clients.jedis.Jedis;
-import redis.clients.jedis.JedisPubSub;
 
 /**
  * Watches a send from outside the app, to split its latency into stages: a {@code read_committed}
  * consumer of the events topic (when the sequencer's transaction made the event visible; the
  * event's record timestamp is the command's, set when the ingress produced it; the message's
- * createTime is when the sequencer numbered it) and a subscriber of the projector's Redis
- * announcements (when the row was committed in PostgreSQL and announced). All on this JVM's
- * clock, in epoch milliseconds, keyed by clientMsgId (events) and convId#seq (announcements).
- * Only sends whose clientMsgId starts with {@code s} (the send phases) are kept.
+ * createTime is when the sequencer numbered it) and of the projector's announcements (when the row
+ * was committed in PostgreSQL and announced). All on this JVM's clock, in epoch milliseconds, keyed
+ * by clientMsgId (events) and convId#seq (announcements). Only sends whose clientMsgId starts with
+ * {@code s} (the send phases) are kept.
  */
 final class SendTracer implements AutoCloseable {
   /** What the events topic says about one message. */
@@ -38,13 +36,13 @@ final class SendTracer implements AutoCloseable {
 
   private final Map<String, Sequenced> events = new ConcurrentHashMap<>();
   private final Map<String, Long> announced = new ConcurrentHashMap<>();
+  private final String eventsTopic;
   private final KafkaConsumer<String, byte[]> consumer;
-  private final Thread eventsThread;
-  private final JedisPubSub pubSub;
-  private final Thread redisThread;
+  private final Thread thread;
   private volatile boolean closed;
 
-  SendTracer(String bootstrapServers, String eventsTopic, String redisUri) {
+  SendTracer(String bootstrapServers, Topics topics) {
+    eventsTopic = topics.events().name();
     consumer = new KafkaConsumer<>(Map.of(
         ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
         ConsumerConfig.CLIENT_ID_CONFIG, "bench-tracer",
@@ -54,62 +52,29 @@ final class SendTracer implements AutoCloseable {
         // visible; a short wait would only cost the broker CPU.
         ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100),
         new StringDeserializer(), new ByteArrayDeserializer());
-    List<TopicPartition> partitions = consumer.partitionsFor(eventsTopic, Duration.ofSeconds(30)).stream()
-        .map(info -> new TopicPartition(eventsTopic, info.partition())).toList();
+    List<TopicPartition> partitions = new ArrayList<>();
+    for (String topic : List.of(eventsTopic, topics.announcements().name())) {
+      consumer.partitionsFor(topic, Duration.ofSeconds(30))
+          .forEach(info -> partitions.add(new TopicPartition(topic, info.partition())));
+    }
     consumer.assign(partitions);
     consumer.seekToEnd(partitions);
     partitions.forEach(partition -> consumer.position(partition, Duration.ofSeconds(30)));
-    eventsThread = new Thread(this::pollEvents, "bench-tracer-events");
-    eventsThread.setDaemon(true);
-    eventsThread.start();
-
-    pubSub = new JedisPubSub() {
-      @Override
-      public void onMessage(String channel, String message) {
-        long now = System.currentTimeMillis();
-        for (Outcome outcome : Announcements.decode(message)) {
-          if (outcome.kind() == Outcome.Kind.APPENDED) {
-            announced.putIfAbsent(outcome.convId() + "#" + outcome.seq(), now);
-          }
-        }
-      }
-    };
-    URI redis = URI.create(redisUri);
-    redisThread = new Thread(() -> {
-      try (Jedis connection = new Jedis(redis.getHost(), redis.getPort())) {
-        connection.subscribe(pubSub, Announcements.CHANNEL);
-      } catch (RuntimeException e) {
-        if (!closed) {
-          System.err.println("  (tracer: Redis subscription ended: " + e + ")");
-        }
-      }
-    }, "bench-tracer-redis");
-    redisThread.setDaemon(true);
-    redisThread.start();
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (!pubSub.isSubscribed() && System.nanoTime() < deadline) {
-      BenchSupport.sleep(10);
-    }
+    thread = new Thread(this::poll, "bench-tracer");
+    thread.setDaemon(true);
+    thread.start();
   }
 
-  private void pollEvents() {
+  private void poll() {
     try {
       while (!closed) {
         var records = consumer.poll(Duration.ofMillis(200));
         long now = System.currentTimeMillis();
         for (ConsumerRecord<String, byte[]> record : records) {
-          Event event;
-          try {
-            event = EventSerdes.event().decode(record.value());
-          } catch (RuntimeException e) {
-            continue;
-          }
-          if (event.getPayload() instanceof MessageAppended appended) {
-            Message message = appended.getMessage();
-            if (message.getClientMsgId().startsWith("s")) {
-              events.put(message.getClientMsgId(), new Sequenced(message.getConvId(), message.getSeq(), record.timestamp(),
-                  message.getCreateTime(), now));
-            }
+          if (record.topic().equals(eventsTopic)) {
+            sequenced(record, now);
+          } else {
+            announced(record, now);
           }
         }
       }
@@ -117,6 +82,30 @@ final class SendTracer implements AutoCloseable {
       // closing
     } finally {
       consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
+    }
+  }
+
+  private void sequenced(ConsumerRecord<String, byte[]> record, long now) {
+    Event event;
+    try {
+      event = EventSerdes.event().decode(record.value());
+    } catch (RuntimeException e) {
+      return;
+    }
+    if (event.getPayload() instanceof MessageAppended appended) {
+      Message message = appended.getMessage();
+      if (message.getClientMsgId().startsWith("s")) {
+        events.put(message.getClientMsgId(), new Sequenced(message.getConvId(), message.getSeq(), record.timestamp(),
+            message.getCreateTime(), now));
+      }
+    }
+  }
+
+  private void announced(ConsumerRecord<String, byte[]> record, long now) {
+    for (Outcome outcome : Announcements.decode(record.value())) {
+      if (outcome.kind() == Outcome.Kind.APPENDED) {
+        announced.putIfAbsent(outcome.convId() + "#" + outcome.seq(), now);
+      }
     }
   }
 
@@ -138,11 +127,8 @@ final class SendTracer implements AutoCloseable {
   public void close() {
     closed = true;
     consumer.wakeup();
-    if (pubSub.isSubscribed()) {
-      pubSub.unsubscribe();
-    }
     try {
-      eventsThread.join(10_000);
+      thread.join(10_000);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

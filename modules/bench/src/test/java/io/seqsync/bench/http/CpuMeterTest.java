@@ -10,10 +10,11 @@ class CpuMeterTest {
   void threadsGoToTheirComponent() {
     assertThat(CpuMeter.group("main")).as("the send schedule").isEqualTo("load generator");
     assertThat(CpuMeter.group("bench-http-client")).isEqualTo("load generator");
-    assertThat(CpuMeter.group("bench-tracer-events")).isEqualTo("tracer");
+    assertThat(CpuMeter.group("bench-tracer")).isEqualTo("tracer");
     assertThat(CpuMeter.group("reference-http-27")).isEqualTo("reference");
     assertThat(CpuMeter.group("kafka-producer-network-thread | reference-http")).isEqualTo("reference");
-    assertThat(CpuMeter.group("redis-subscriber-seqsync:stored")).isEqualTo("ingress");
+    assertThat(CpuMeter.group("ingress-replies-listener")).isEqualTo("ingress");
+    assertThat(CpuMeter.group("kafka-producer-network-thread | seqsync-projector-announcements")).isEqualTo("projector");
     assertThat(CpuMeter.group("redis-subscriber-seqsync:push")).isEqualTo("ingress");
     assertThat(CpuMeter.group("JettyServerThreadPool-41")).isEqualTo("ingress");
     assertThat(CpuMeter.group("kafka-producer-network-thread | seqsync-ingress")).isEqualTo("ingress");

@@ -1,0 +1,125 @@
+package io.seqsync.projector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.events.TopicAdmin;
+import io.seqsync.events.Topics;
+import io.seqsync.events.model.Event;
+import io.seqsync.store.ConversationIndex;
+import io.seqsync.store.Database;
+import io.seqsync.store.RedisHealth;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import redis.clients.jedis.JedisPooled;
+
+/**
+ * The Redis index catches up with what it missed: batches committed while no indexer was told of
+ * them (a projector without listeners, as after a process died with batches queued for them) are
+ * replayed from the event log when an indexer next starts; an index whose watermark is gone has
+ * every built key distrusted instead.
+ */
+class IndexCatchUpTest {
+  private static final Duration TIMEOUT = Duration.ofSeconds(30);
+  private static final List<String> CONVERSATIONS = List.of("d:1:2", "d:1:3", "d:2:3");
+
+  @TempDir static Path dir;
+  private static TestServers servers;
+  private static JedisPooled redis;
+
+  @BeforeAll
+  static void startServers() {
+    servers = TestServers.start(dir);
+    redis = new JedisPooled(URI.create(servers.redisUri()));
+  }
+
+  @AfterAll
+  static void stopServers() {
+    redis.close();
+    servers.close();
+  }
+
+  @Test
+  void whatTheIndexMissedIsReplayedAndAnIndexWithoutWatermarkIsRebuiltFromPostgres() throws Exception {
+    SeqsyncConfig config = ConfigLoader.of(Map.of("kafka.partitions", "3", "projector.group-id", "index-catch-up"));
+    Topics topics = Topics.from(config.kafka());
+    TopicAdmin.ensure(servers.bootstrapServers(), topics, (short) 1);
+    String topic = topics.events().name();
+    ConversationIndex index = new ConversationIndex(redis);
+    try (Database database = Database.open(servers.postgres().createDatabase("index_catch_up"),
+            servers.postgres().user(), servers.postgres().password(), 2);
+        EventLog events = new EventLog(servers.bootstrapServers(), topics);
+        RedisHealth health = new RedisHealth(servers.redisUri())) {
+      StoredProjection stored = new StoredProjection(database.jdbi(), topic);
+
+      events.commit(messages(events, 30));
+      try (Projector indexed = projector(config, topics, database, index, health)) {
+        indexed.start();
+        stored.awaitOffsets(events.nextOffsets(), TIMEOUT);
+        await(() -> index.indexed(topic).equals(events.nextOffsets()));
+      }
+      assertThat(latestSeqs()).containsOnly(10L);
+
+      // Committed to PostgreSQL, never told to an indexer.
+      events.commit(messages(events, 30));
+      try (Projector unindexed = new Projector(servers.bootstrapServers(), topics, database, Announcer.NONE,
+          new SimpleMeterRegistry(), config.projector())) {
+        unindexed.start();
+        stored.awaitOffsets(events.nextOffsets(), TIMEOUT);
+      }
+      assertThat(latestSeqs()).as("the index missed them").containsOnly(10L);
+      assertThat(health.indexCurrent()).isTrue();
+
+      try (Projector indexed = projector(config, topics, database, index, health)) {
+        assertThat(health.indexCurrent()).as("behind until it has caught up").isFalse();
+        indexed.start();
+        await(() -> latestSeqs().stream().allMatch(seq -> seq == 20L));
+        await(() -> index.indexed(topic).equals(events.nextOffsets()) && health.indexCurrent());
+
+        redis.hset("ss:conv:d:1:2", "built", "1");
+        redis.del("ss:indexed:" + topic);
+      }
+      try (Projector indexed = projector(config, topics, database, index, health)) {
+        indexed.start();
+        await(() -> !redis.hexists("ss:conv:d:1:2", "built") && index.indexed(topic).equals(events.nextOffsets()));
+      }
+    }
+  }
+
+  private Projector projector(SeqsyncConfig config, Topics topics, Database database, ConversationIndex index,
+      RedisHealth health) {
+    Projector projector = new Projector(servers.bootstrapServers(), topics, database, Announcer.NONE,
+        new SimpleMeterRegistry(), config.projector());
+    projector.addCommitListener(new ConversationIndexer(database.jdbi(), index, health, servers.bootstrapServers(),
+        topics.events().name(), projector::assignedPartitions));
+    return projector;
+  }
+
+  private static List<Event> messages(EventLog events, int count) {
+    return IntStream.range(0, count).mapToObj(i -> events.nextMessage(CONVERSATIONS.get(i % CONVERSATIONS.size()))).toList();
+  }
+
+  private static List<Long> latestSeqs() {
+    return CONVERSATIONS.stream().map(conv -> redis.hget("ss:conv:" + conv, "latestSeq"))
+        .map(seq -> seq == null ? 0L : Long.parseLong(seq)).toList();
+  }
+
+  private static void await(BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + TIMEOUT.toNanos();
+    while (!condition.getAsBoolean()) {
+      assertThat(System.nanoTime()).as("waited %s for a condition", TIMEOUT).isLessThan(deadline);
+      Thread.sleep(50);
+    }
+  }
+}
