@@ -8,26 +8,24 @@ import io.seqsync.projector.ProjectionLag;
 import io.seqsync.projector.Projector;
 import io.seqsync.sequencer.SequencerService;
 import io.seqsync.store.Database;
-import java.net.URI;
+import io.seqsync.store.RedisHealth;
 import java.util.List;
 
 /**
  * The health probes of what the app runs beyond the ingress's own Kafka and PostgreSQL checks:
  * Redis, the sequencer, the two projectors and the projection's lag. Owns their clients (an admin
- * client, a Redis connection, a consumer measuring the lag); close it after the ingress.
+ * client, a consumer measuring the lag); close it after the ingress.
  */
 final class HealthProbes implements AutoCloseable {
   private final ConsumerGroups groups;
-  private final RedisProbe redis;
   private final ProjectionLag lag;
   private final List<HealthProbe> probes;
 
-  HealthProbes(SeqsyncConfig config, String bootstrapServers, Topics topics, URI redisUri, SequencerService sequencer,
-      Projector projector, DeliveryProjector delivery, Database database) {
+  HealthProbes(SeqsyncConfig config, String bootstrapServers, Topics topics, RedisHealth redis,
+      SequencerService sequencer, Projector projector, DeliveryProjector delivery, Database database) {
     this.groups = new ConsumerGroups(bootstrapServers);
-    this.redis = new RedisProbe(redisUri);
     this.lag = new ProjectionLag(bootstrapServers, topics.events().name(), database.jdbi());
-    this.probes = List.of(redis,
+    this.probes = List.of(new RedisProbe(redis),
         new SequencerProbe(sequencer, config.sequencer().applicationId(), groups),
         new ProjectorProbe("eventProjector", config.projector().groupId(), projector::assignedPartitions,
             projector.stopped(), groups),
@@ -43,7 +41,6 @@ final class HealthProbes implements AutoCloseable {
   @Override
   public void close() {
     lag.close();
-    redis.close();
     groups.close();
   }
 }

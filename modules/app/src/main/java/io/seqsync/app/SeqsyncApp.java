@@ -91,7 +91,7 @@ public final class SeqsyncApp implements AutoCloseable {
     DeliveryProjector delivery = own(new DeliveryProjector(kafka, topics.telemetry(), config.delivery().groupId(),
         database, new DeliveryLedger(config.delivery().renderTarget()), config.projector(), registry));
     delivery.start();
-    HealthProbes health = own(new HealthProbes(config, kafka, topics, redisUri, sequencer, projector, delivery, database));
+    HealthProbes health = own(new HealthProbes(config, kafka, topics, redisHealth, sequencer, projector, delivery, database));
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()));
     ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), topics.announcements().name()));
     PushHub pushes = own(new PushHub().subscribe(redisUri.getHost(), redisUri.getPort()));
