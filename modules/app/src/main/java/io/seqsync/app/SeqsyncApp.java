@@ -72,7 +72,7 @@ public final class SeqsyncApp implements AutoCloseable {
     stack = own(LocalStack.start(config));
     String kafka = stack.kafkaBootstrapServers();
     Topics topics = Topics.from(config.kafka());
-    own(SequencerService.start(kafka, config));
+    SequencerService sequencer = own(SequencerService.start(kafka, config));
     Database database = own(Database.open(
         stack.postgresJdbcUrl(), stack.postgresUser(), stack.postgresPassword(), config.postgres().poolSize()));
     URI redisUri = URI.create(stack.redisUri());
@@ -91,8 +91,10 @@ public final class SeqsyncApp implements AutoCloseable {
     if (!config.archive().interval().isZero()) {
       own(new ArchiveSchedule(new MessageArchive(database.jdbi(), config.archive().hotDays()), config.archive().interval()));
     }
-    own(new DeliveryProjector(kafka, topics.telemetry(), config.delivery().groupId(), database,
-        new DeliveryLedger(config.delivery().renderTarget()), config.projector(), registry)).start();
+    DeliveryProjector delivery = own(new DeliveryProjector(kafka, topics.telemetry(), config.delivery().groupId(),
+        database, new DeliveryLedger(config.delivery().renderTarget()), config.projector(), registry));
+    delivery.start();
+    HealthProbes health = own(new HealthProbes(config, kafka, topics, redisHealth, sequencer, projector, delivery, database));
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()));
     ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), topics.announcements().name()));
     PushHub pushes = own(new PushHub(registry).subscribe(redisUri.getHost(), redisUri.getPort()));
@@ -105,7 +107,7 @@ public final class SeqsyncApp implements AutoCloseable {
         stores.delivery(), projector::projectedPositions, registry)).start();
     BearerTokens bearerTokens = new BearerTokens(tokens, config.auth().identityProvider().map(IdentityProviderTokens::new));
     ingress = own(new IngressApp(IngressSettings.from(config), publisher, replies, stores, pushes, bearerTokens, registry,
-        topics.telemetry(), monitor));
+        topics.telemetry(), monitor, health.probes()));
     ingress.start();
   }
 

@@ -14,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -33,7 +34,12 @@ final class EndToEnd {
 
   /** The tests' settings: everything embedded, with its data in {@code dir}, on free ports. */
   static SeqsyncConfig config(Path dir) {
-    return ConfigLoader.of(Map.of(
+    return config(dir, Map.of());
+  }
+
+  /** The tests' settings with {@code overrides}. */
+  static SeqsyncConfig config(Path dir, Map<String, String> overrides) {
+    Map<String, String> settings = new HashMap<>(Map.of(
         "data-dir", dir.toString(),
         "kafka.embedded-port", "0",
         "postgres.embedded-port", "0",
@@ -42,6 +48,8 @@ final class EndToEnd {
         "http.reply-budget", "10s",
         "kafka.partitions", "3",
         "sequencer.session-timeout", "6s"));
+    settings.putAll(overrides);
+    return ConfigLoader.of(settings);
   }
 
   static ApiClient client(SeqsyncApp app, long userId, String deviceId) {
@@ -137,7 +145,7 @@ final class EndToEnd {
     return seqs;
   }
 
-  private static void sleep(long millis) {
+  static void sleep(long millis) {
     try {
       Thread.sleep(millis);
     } catch (InterruptedException e) {

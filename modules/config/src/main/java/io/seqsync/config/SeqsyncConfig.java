@@ -12,7 +12,7 @@ import java.util.Optional;
  */
 public record SeqsyncConfig(
     Path dataDir, Kafka kafka, Postgres postgres, Redis redis, Sequencer sequencer, Http http, Auth auth,
-    Projector projector, Fetch fetch, Delivery delivery, Archive archive) {
+    Projector projector, Fetch fetch, Delivery delivery, Archive archive, Health health) {
 
   public SeqsyncConfig {
     // Each lane holds at most its concurrency in connections: together they leave the projector,
@@ -149,6 +149,16 @@ public record SeqsyncConfig(
       require(hotDays >= 1, "archive.hot-days must be at least 1");
       require(!interval.isNegative(), "archive.interval must not be negative");
       require(readBudget.toMillis() > 0, "archive.read-budget must be positive");
+    }
+  }
+
+  /**
+   * The health answers ({@code /health/ready}): the projection counts as degraded while it is more
+   * than {@code projectorLagThreshold} events behind the events topic.
+   */
+  public record Health(long projectorLagThreshold) {
+    public Health {
+      require(projectorLagThreshold >= 0, "health.projector-lag-threshold must not be negative");
     }
   }
 

@@ -27,9 +27,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The HTTP ingress (API.md): Javalin serving the pull API, with the pages of messages and the
  * sends served by {@link MessagesRoute} in front of it. Every {@code /v1} route needs a bearer
- * token; {@code /health}, {@code /metrics} and {@code /ops/delivery} (aggregates only, for operators
- * and scrapers, like the metrics) do not; the ops dashboard ({@code /ops/}, {@code /ops/api/*}) needs
- * an operator's token. Takes its dependencies ready-made and owns
+ * token; {@code /health} (and {@code /health/live}, {@code /health/ready}), {@code /metrics} and
+ * {@code /ops/delivery} (aggregates only, for operators and scrapers, like the metrics) do not; the
+ * ops dashboard ({@code /ops/}, {@code /ops/api/*}) needs an operator's token. Takes its dependencies ready-made and owns
  * none of them but its HTTP server and worker threads: the caller closes the publisher, the
  * waiter, the database and the registry after {@link #close()}.
  */
@@ -49,14 +49,19 @@ public final class IngressApp implements AutoCloseable {
 
   private final IngressSettings settings;
   private final ExecutorService workers;
+  private final HealthEndpoints health;
   private final Javalin javalin;
   // "METHOD path" of every endpoint, as API.md's table writes them; the messages route is not Javalin's.
   private final List<String> routes = new CopyOnWriteArrayList<>(
       List.of("GET " + MessagesRoute.TEMPLATE, "POST " + MessagesRoute.TEMPLATE));
 
+  /**
+   * {@code healthProbes}: the dependencies beyond Kafka and PostgreSQL that /health/live and
+   * /health/ready name (none: they name those two only).
+   */
   public IngressApp(IngressSettings settings, CommandPublisher publisher, ReplyWaiter replies, IngressStores stores,
       PushHub pushes, TokenVerifier tokens, PrometheusMeterRegistry registry, Topic<String, DeliveryReport> telemetry,
-      OpsMonitor monitor) {
+      OpsMonitor monitor, List<HealthProbe> healthProbes) {
     this.settings = settings;
     MessageQueries messages = stores.messages();
     ConversationQueries conversations = stores.conversations();
@@ -72,6 +77,7 @@ public final class IngressApp implements AutoCloseable {
     SyncService syncs = new SyncService(conversations);
     SyncEndpoint handshake = new SyncEndpoint(syncs);
     OpsEndpoints ops = new OpsEndpoints(conversations, publisher, replies, registry, workers);
+    this.health = new HealthEndpoints(publisher, conversations, healthProbes);
     DeliveryEndpoints delivery = new DeliveryEndpoints(access, publisher, telemetry, stores.delivery(), Clock.systemUTC());
     ArchiveEndpoint archive = new ArchiveEndpoint(access, stores.archive());
     Authentication authentication = new Authentication(tokens);
@@ -138,6 +144,8 @@ public final class IngressApp implements AutoCloseable {
       config.routes.post("/v1/telemetry/failures", delivery::failures);
       config.routes.ws(Authentication.STREAM_PATH, stream::configure);
       config.routes.get("/health", ops::health);
+      config.routes.get("/health/live", health::live);
+      config.routes.get("/health/ready", health::ready);
       config.routes.get("/metrics", ops::metrics);
       config.routes.get("/ops/delivery", delivery::figures);
       // The ops dashboard, operators only; its scripts and styles hold no data and serve the sign-in page too.
@@ -172,6 +180,7 @@ public final class IngressApp implements AutoCloseable {
   @Override
   public void close() {
     javalin.stop();
+    health.close();
     workers.shutdown();
     try {
       workers.awaitTermination(5, TimeUnit.SECONDS);

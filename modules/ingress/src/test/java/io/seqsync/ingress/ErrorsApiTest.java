@@ -267,6 +267,22 @@ class ErrorsApiTest {
   }
 
   @Test
+  void readinessIs503NamingKafkaWhileLivenessStays200() {
+    Http.Response ready = test.http.get("/health/ready", null);
+    assertThat(ready.status()).as(ready.body()).isEqualTo(503);
+    JsonNode body = ready.json();
+    assertThat(body.get("status").asText()).isEqualTo("unavailable");
+    assertThat(body.path("dependencies").path("kafka").path("state").asText()).isEqualTo("down");
+    assertThat(body.path("dependencies").path("postgres").path("state").asText()).isEqualTo("up");
+    assertThat(body.path("error").path("message").asText()).isEqualTo("not ready: kafka down");
+
+    Http.Response live = test.http.get("/health/live", null);
+    assertThat(live.status()).as("Kafka down is no reason to restart the process: %s", live.body()).isEqualTo(200);
+    assertThat(live.json().get("status").asText()).isEqualTo("degraded");
+    assertThat(live.json().path("dependencies").path("kafka").path("state").asText()).isEqualTo("down");
+  }
+
+  @Test
   void metricsTimeEveryRoute() {
     test.http.get("/v1/conversations/d:1:2/messages?after=0", phone);
     test.http.get("/v1/conversations/d:1:2/messages?limit=0", phone);

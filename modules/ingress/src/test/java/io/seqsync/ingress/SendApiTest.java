@@ -374,6 +374,13 @@ class SendApiTest {
     assertThat(response.status()).as(response.body()).isEqualTo(200);
     assertThat(response.json().get("status").asText()).isEqualTo("ok");
     assertThat(response.json().path("checks").path("replies").asText()).isEqualTo("up");
+    for (String probe : List.of("/health/ready", "/health/live")) {
+      Http.Response answer = test.http.get(probe, null);
+      assertThat(answer.status()).as("%s: %s", probe, answer.body()).isEqualTo(200);
+      assertThat(answer.json().get("status").asText()).isEqualTo("ok");
+      assertThat(answer.json().path("dependencies").path("kafka").path("state").asText()).isEqualTo("up");
+      assertThat(answer.json().path("dependencies").path("postgres").path("state").asText()).isEqualTo("up");
+    }
   }
 
   private void store(Command command, long seq, long msgId) {

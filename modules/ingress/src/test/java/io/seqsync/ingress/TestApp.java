@@ -18,6 +18,7 @@ import io.seqsync.store.RedisHealth;
 import java.net.URI;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import redis.clients.jedis.JedisPooled;
@@ -61,7 +62,7 @@ final class TestApp implements AutoCloseable {
         new DeliveryQueries(database.jdbi(), config.delivery().renderTarget()));
     app = new IngressApp(new IngressSettings("127.0.0.1", 0, replyBudget, maxContentBytes,
         config.sequencer().maxGroupMembers(), config.fetch()), publisher, waiter, stores, new PushHub(), tokens,
-        registry, Topics.from(config.kafka()).telemetry(), monitor(config, stores))
+        registry, Topics.from(config.kafka()).telemetry(), monitor(config, stores), List.of())
         .start();
     http = new Http(app.port());
   }

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -73,6 +74,16 @@ public final class ChildJvm implements AutoCloseable {
     if (process != null) {
       process.destroyForcibly();
       process.waitFor();
+    }
+  }
+
+  /** SIGTERM (its shutdown hooks run), then SIGKILL if it is still there after {@code grace}. A no-op when it is not running. */
+  public void stop(Duration grace) throws InterruptedException {
+    if (process != null) {
+      process.destroy();
+      if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+        kill();
+      }
     }
   }
 

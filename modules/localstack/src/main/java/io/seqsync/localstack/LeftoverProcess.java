@@ -1,12 +1,7 @@
 package io.seqsync.localstack;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -32,7 +27,7 @@ final class LeftoverProcess {
    * SIGTERM, so it shuts down cleanly, and SIGKILL if it is still there after a grace period.
    */
   static void stop(String name, Path pidFile, String commandMarker) {
-    Optional<ProcessHandle> leftover = pid(pidFile).flatMap(ProcessHandle::of)
+    Optional<ProcessHandle> leftover = ServerProcesses.fromPidFile(pidFile)
         .filter(process -> process.info().commandLine().map(line -> line.contains(commandMarker)).orElse(false));
     if (leftover.isEmpty()) {
       return;
@@ -48,16 +43,6 @@ final class LeftoverProcess {
         throw new IllegalStateException(name + " (pid " + process.pid() + ") left running on " + pidFile.getParent()
             + " cannot be stopped: stop it by hand");
       }
-    }
-  }
-
-  private static Optional<Long> pid(Path pidFile) {
-    try {
-      List<String> lines = Files.exists(pidFile) ? Files.readAllLines(pidFile, StandardCharsets.UTF_8) : List.of();
-      return lines.isEmpty() || !lines.get(0).strip().matches("[1-9][0-9]{0,17}")
-          ? Optional.empty() : Optional.of(Long.parseLong(lines.get(0).strip()));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + pidFile, e);
     }
   }
 

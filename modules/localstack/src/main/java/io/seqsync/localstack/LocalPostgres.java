@@ -8,6 +8,11 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A real PostgreSQL server (zonky's packaged binaries) run as a child process. Its cluster lives in
@@ -15,14 +20,23 @@ import java.sql.Statement;
  * Authentication is {@code trust} for the superuser {@code postgres}, on loopback only.
  */
 public final class LocalPostgres implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(LocalPostgres.class);
   private static final String USER = "postgres";
+  // How long a restart waits for the backends of a killed postmaster to exit (they notice its death
+  // at once, unless stalled): a new postmaster refuses the cluster while they hold its shared memory.
+  private static final Duration ORPHANS_EXIT = Duration.ofSeconds(30);
+  private static final Duration STARTUP_WAIT = Duration.ofMinutes(2);
 
-  private final EmbeddedPostgres postgres;
+  private final Path root;
+  private final int port;
   private final String jdbcUrl;
+  private EmbeddedPostgres postgres;
+  private volatile Optional<ProcessHandle> postmaster = Optional.empty();
 
-  private LocalPostgres(EmbeddedPostgres postgres) {
-    this.postgres = postgres;
-    this.jdbcUrl = "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/postgres";
+  private LocalPostgres(Path root, int port) {
+    this.root = root;
+    this.port = port;
+    this.jdbcUrl = "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
   }
 
   /**
@@ -30,11 +44,46 @@ public final class LocalPostgres implements AutoCloseable {
    * port fails at once: zonky would otherwise wait for, and then talk to, whatever listens there.
    */
   public static LocalPostgres start(Path dir, int port) {
-    Path root = dir.toAbsolutePath();
+    LocalPostgres postgres = new LocalPostgres(dir.toAbsolutePath(), port == 0 ? FreePorts.pick() : FreePorts.requireFree(port));
+    postgres.launch();
+    return postgres;
+  }
+
+  /** This server as {@link ServerSupervisor} watches it. */
+  ServerSupervisor.Server supervised() {
+    return new ServerSupervisor.Server("PostgreSQL", this::whereabouts, this::isRunning, this::restart);
+  }
+
+  /** Whether its postmaster still runs (a stopped one does). */
+  boolean isRunning() {
+    return postmaster.map(ServerProcesses::isRunning).orElse(false);
+  }
+
+  // Its postmaster's process id, port and cluster directory, for the log.
+  private String whereabouts() {
+    return "postmaster pid " + postmaster.map(handle -> Long.toString(handle.pid())).orElse("unknown") + ", port "
+        + port + ", data in " + root.resolve("data");
+  }
+
+  /**
+   * Starts PostgreSQL again on the same port and cluster after its postmaster died, once the dead
+   * one's backends have exited. The cluster recovers from its WAL: every committed transaction is there.
+   */
+  synchronized void restart() {
+    // zonky's close releases its lock on the cluster; its pg_ctl stop fails, as nothing runs, and logs an error.
+    log.info("PostgreSQL: releasing the dead server's lock on {} (zonky's pg_ctl stop fails: nothing is left to stop)",
+        root.resolve("data"));
+    stopServer();
+    awaitOrphansExit();
+    FreePorts.requireFree(port);
+    launch();
+  }
+
+  private synchronized void launch() {
     try {
       // initdb runs only when dir/data holds no cluster yet; the shutdown hook stops the server
       // if the JVM exits without close(), so no postmaster is left running.
-      return new LocalPostgres(EmbeddedPostgres.builder()
+      postgres = EmbeddedPostgres.builder()
           .setOverrideWorkingDirectory(root.resolve("work").toFile())
           .setDataDirectory(root.resolve("data"))
           .setCleanDataDirectory(false)
@@ -46,10 +95,30 @@ public final class LocalPostgres implements AutoCloseable {
           // segment is created at its size without those writes (PostgreSQL's advice for
           // copy-on-write file systems); its space is then taken as the WAL is written.
           .setServerConfig("wal_init_zero", "off")
-          .setPort(port == 0 ? FreePorts.pick() : FreePorts.requireFree(port))
-          .start());
+          .setPort(port)
+          // After a crash the server replays its WAL before it answers: zonky's 10 s can be too short.
+          .setPGStartupWait(STARTUP_WAIT)
+          .start();
+      postmaster = ServerProcesses.fromPidFile(root.resolve("data").resolve("postmaster.pid"));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start PostgreSQL in " + root, e);
+    }
+  }
+
+  private void awaitOrphansExit() {
+    long deadline = System.nanoTime() + ORPHANS_EXIT.toNanos();
+    List<ProcessHandle> left;
+    while (!(left = ServerProcesses.runningBinariesUnder(root.resolve("work"))).isEmpty()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(left.size() + " processes of the dead postmaster still run after "
+            + ORPHANS_EXIT.toSeconds() + " s (pids " + left.stream().map(ProcessHandle::pid).toList() + ")");
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while waiting for the dead postmaster's backends", e);
+      }
     }
   }
 
@@ -95,7 +164,11 @@ public final class LocalPostgres implements AutoCloseable {
   }
 
   @Override
-  public void close() {
+  public synchronized void close() {
+    stopServer();
+  }
+
+  private void stopServer() {
     try {
       postgres.close();
     } catch (IOException e) {

@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Kafka, PostgreSQL and Redis for seqsync: each one is the configured external server, or, when
  * none is configured, an embedded one under {@code dataDir}. So the whole backend runs on a machine
- * with nothing but a JDK.
+ * with nothing but a JDK. The embedded PostgreSQL and Redis, child processes, are started again
+ * when they die ({@link ServerSupervisor}); the embedded Kafka runs in this JVM and ends with it.
  */
 public final class LocalStack implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LocalStack.class);
@@ -91,6 +92,12 @@ public final class LocalStack implements AutoCloseable {
       EmbeddedKafka embeddedKafka = kafka.join();
       LocalPostgres embeddedPostgres = postgres.join();
       LocalRedis embeddedRedis = redis.join();
+      List<ServerSupervisor.Server> children = new ArrayList<>();
+      Optional.ofNullable(embeddedPostgres).ifPresent(server -> children.add(server.supervised()));
+      Optional.ofNullable(embeddedRedis).ifPresent(server -> children.add(server.supervised()));
+      if (!children.isEmpty()) {
+        started.add(ServerSupervisor.start(children)); // closed first: a clean stop is not a death
+      }
       return new LocalStack(
           embeddedKafka == null ? config.kafka().bootstrapServers().orElseThrow() : embeddedKafka.bootstrapServers(),
           embeddedPostgres == null ? config.postgres().jdbcUrl().orElseThrow() : embeddedPostgres.jdbcUrl(),

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.CloseOptions;
@@ -56,6 +57,8 @@ public final class DeliveryProjector implements AutoCloseable {
   private final KafkaConsumer<String, byte[]> consumer;
   private final Thread thread;
   private final CountDownLatch stopRequested = new CountDownLatch(1);
+  private final CompletableFuture<Void> stopped = new CompletableFuture<>();
+  private volatile Set<Integer> assignedPartitions = Set.of();
   private final Counter renders;
   private final Counter cases;
   private final Counter unmatched;
@@ -98,12 +101,23 @@ public final class DeliveryProjector implements AutoCloseable {
     thread.start();
   }
 
+  /** Completes when the projector has stopped: normally after {@link #close()}, exceptionally when it failed for good. */
+  public CompletableFuture<Void> stopped() {
+    return stopped;
+  }
+
+  /** The partitions this instance records now (empty before its first assignment): for health checks. */
+  public Set<Integer> assignedPartitions() {
+    return assignedPartitions;
+  }
+
   /** Stops after the batch in progress and closes the consumer. */
   @Override
   public void close() {
     stopRequested.countDown();
     if (thread.getState() == Thread.State.NEW) {
       consumer.close(CloseOptions.timeout(CLOSE_TIMEOUT));
+      stopped.complete(null);
       return;
     }
     consumer.wakeup();
@@ -115,16 +129,20 @@ public final class DeliveryProjector implements AutoCloseable {
   }
 
   private void run() {
+    Throwable failure = null;
     try {
       consumer.subscribe(List.of(topic.name()), new ConsumerRebalanceListener() {
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
           log.info("recording delivery reports from {} partitions {}", topic.name(),
               partitions.stream().map(TopicPartition::partition).sorted().toList());
+          publishAssignment(List.of());
         }
 
         @Override
-        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {}
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+          publishAssignment(partitions);
+        }
       });
       while (stopRequested.getCount() > 0) {
         pollAndRecord();
@@ -133,13 +151,24 @@ public final class DeliveryProjector implements AutoCloseable {
       // close() asked us to stop
     } catch (RuntimeException | Error e) {
       log.error("delivery projector stopped for good", e);
+      failure = e;
     } finally {
       try {
         consumer.close(CloseOptions.timeout(CLOSE_TIMEOUT));
       } catch (RuntimeException e) {
         log.warn("closing the delivery projector's consumer failed: {}", e.getMessage());
       }
+      assignedPartitions = Set.of();
+      if (failure == null) {
+        stopped.complete(null);
+      } else {
+        stopped.completeExceptionally(failure);
+      }
     }
+  }
+
+  private void publishAssignment(Collection<TopicPartition> leaving) {
+    assignedPartitions = Assignments.without(consumer, leaving);
   }
 
   private void pollAndRecord() {

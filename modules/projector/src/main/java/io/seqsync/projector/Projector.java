@@ -259,10 +259,8 @@ public final class Projector implements AutoCloseable {
     }
   }
 
-  // The consumer's assignment without the partitions being revoked (a revocation callback runs before they leave it).
   private void publishAssignment(Collection<TopicPartition> leaving) {
-    assignedPartitions = consumer.assignment().stream().filter(partition -> !leaving.contains(partition))
-        .map(TopicPartition::partition).collect(Collectors.toUnmodifiableSet());
+    assignedPartitions = Assignments.without(consumer, leaving);
   }
 
   private void awaitThread() {

@@ -190,6 +190,35 @@ class ProjectorTest {
     assertThat(registry.get("seqsync.projector.seq.anomalies").counters()).allMatch(counter -> counter.count() == 0);
   }
 
+  @Test
+  void theLagCountsCommittedEventsNotYetProjectedAndNothingOnceCaughtUp() throws Exception {
+    ProjectionLag lag = closing(new ProjectionLag(servers.bootstrapServers(), topics.events().name(), database.jdbi()));
+    assertThat(lag.measure(TIMEOUT).partitions()).hasSize(3).allMatch(partition -> partition.lag() == 0);
+    events.abort(messages(30));
+    events.commit(messages(90));
+    events.commit(messages(60));
+
+    // A commit returns before its markers are written: the last stable offset moves a moment later.
+    await(() -> lag.measure(TIMEOUT).total() >= 150);
+    ProjectionLag.Snapshot behind = lag.measure(TIMEOUT);
+    assertThat(behind.total()).as("the committed events only: no marker, no aborted record").isEqualTo(150);
+    assertThat(behind.worst().orElseThrow().lag()).isGreaterThanOrEqualTo(50);
+    Projector projector = closing(projector(new SimpleMeterRegistry()));
+    projector.start();
+    stored.awaitOffsets(events.nextOffsets(), TIMEOUT);
+
+    ProjectionLag.Snapshot caughtUp = lag.measure(TIMEOUT);
+    assertThat(caughtUp.total()).isZero();
+    assertThat(caughtUp.partitions()).as("the offsets differ by the last transaction's marker, yet nothing is behind")
+        .anyMatch(partition -> partition.endOffset() > partition.projectedOffset());
+    projector.close();
+    int many = 4 * ProjectionLag.COUNTED_UP_TO;
+    events.commit(messages(many));
+    await(() -> lag.measure(TIMEOUT).total() >= many);
+    long total = lag.measure(TIMEOUT).total();
+    assertThat(total).as("a large gap: the offsets between, markers too (at most two a partition here)").isBetween((long) many, many + 6L);
+  }
+
   private Projector projector(MeterRegistry registry) {
     AnnouncementPublisher announcements = closing(new AnnouncementPublisher(servers.bootstrapServers(),
         topics.announcements(), registry));

@@ -5,6 +5,7 @@ import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.TopicAdmin;
 import io.seqsync.events.Topics;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
 import java.util.Set;
@@ -13,6 +14,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.StreamsException;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,9 +29,11 @@ public final class SequencerService implements AutoCloseable {
   private static final int PRODUCER_RETRY_BACKOFF_MS = 10;
 
   private final KafkaStreams streams;
+  private final RestoreProgress restores;
 
-  private SequencerService(KafkaStreams streams) {
+  private SequencerService(KafkaStreams streams, RestoreProgress restores) {
     this.streams = streams;
+    this.restores = restores;
   }
 
   /** Creates the topics if needed and starts the sequencer; returns once it is running. */
@@ -45,8 +49,10 @@ public final class SequencerService implements AutoCloseable {
       log.error("sequencer stream thread failed; shutting this instance down", error);
       return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
     });
+    RestoreProgress restores = new RestoreProgress();
+    streams.setGlobalStateRestoreListener(restores);
     streams.start();
-    SequencerService service = new SequencerService(streams);
+    SequencerService service = new SequencerService(streams, restores);
     service.awaitRunning(Duration.ofMinutes(2));
     log.info("sequencer running: application.id={} on {}", config.sequencer().applicationId(), bootstrapServers);
     return service;
@@ -107,6 +113,23 @@ public final class SequencerService implements AutoCloseable {
 
   public KafkaStreams.State state() {
     return streams.state();
+  }
+
+  /** The state, the stream threads and what they restore, for health checks. */
+  public SequencerStatus status() {
+    return new SequencerStatus(streams.state(), streamThreads(), restores.partitions(), restores.recordsLeft());
+  }
+
+  // Streams describes its threads only while running or rebalancing (and throws otherwise).
+  private List<SequencerStatus.StreamThread> streamThreads() {
+    try {
+      return streams.metadataForLocalThreads().stream()
+          .map(thread -> new SequencerStatus.StreamThread(thread.threadName(), thread.threadState(),
+              thread.activeTasks().stream().map(task -> task.taskId().toString()).sorted().toList()))
+          .sorted(Comparator.comparing(SequencerStatus.StreamThread::name)).toList();
+    } catch (IllegalStateException | StreamsException notRunning) {
+      return List.of();
+    }
   }
 
   private void awaitRunning(Duration timeout) {

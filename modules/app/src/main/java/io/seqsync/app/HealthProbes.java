@@ -1,0 +1,46 @@
+package io.seqsync.app;
+
+import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.events.Topics;
+import io.seqsync.ingress.HealthProbe;
+import io.seqsync.projector.DeliveryProjector;
+import io.seqsync.projector.ProjectionLag;
+import io.seqsync.projector.Projector;
+import io.seqsync.sequencer.SequencerService;
+import io.seqsync.store.Database;
+import io.seqsync.store.RedisHealth;
+import java.util.List;
+
+/**
+ * The health probes of what the app runs beyond the ingress's own Kafka and PostgreSQL checks:
+ * Redis, the sequencer, the two projectors and the projection's lag. Owns their clients (an admin
+ * client, a consumer measuring the lag); close it after the ingress.
+ */
+final class HealthProbes implements AutoCloseable {
+  private final ConsumerGroups groups;
+  private final ProjectionLag lag;
+  private final List<HealthProbe> probes;
+
+  HealthProbes(SeqsyncConfig config, String bootstrapServers, Topics topics, RedisHealth redis,
+      SequencerService sequencer, Projector projector, DeliveryProjector delivery, Database database) {
+    this.groups = new ConsumerGroups(bootstrapServers);
+    this.lag = new ProjectionLag(bootstrapServers, topics.events().name(), database.jdbi());
+    this.probes = List.of(new RedisProbe(redis),
+        new SequencerProbe(sequencer, config.sequencer().applicationId(), groups),
+        new ProjectorProbe("eventProjector", config.projector().groupId(), projector::assignedPartitions,
+            projector.stopped(), groups),
+        new ProjectorProbe("deliveryProjector", config.delivery().groupId(), delivery::assignedPartitions,
+            delivery.stopped(), groups),
+        new ProjectionLagProbe(lag, config.health().projectorLagThreshold()));
+  }
+
+  List<HealthProbe> probes() {
+    return probes;
+  }
+
+  @Override
+  public void close() {
+    lag.close();
+    groups.close();
+  }
+}

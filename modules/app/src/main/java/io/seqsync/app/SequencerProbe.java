@@ -1,0 +1,63 @@
+package io.seqsync.app;
+
+import io.seqsync.ingress.DependencyState;
+import io.seqsync.ingress.HealthProbe;
+import io.seqsync.sequencer.SequencerService;
+import io.seqsync.sequencer.SequencerStatus;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.kafka.streams.KafkaStreams;
+
+/**
+ * The sequencer's health: this instance's Kafka Streams (its state, stream threads, what it
+ * restores) and its consumer group (the application id) as the coordinator sees it. Failed for
+ * good once Streams has shut down or failed (an error in a stream thread shuts the whole client
+ * down); degraded while it rebalances or restores (sends wait) or the group is not Stable.
+ */
+final class SequencerProbe implements HealthProbe {
+  private final SequencerService sequencer;
+  private final String applicationId;
+  private final ConsumerGroups groups;
+
+  SequencerProbe(SequencerService sequencer, String applicationId, ConsumerGroups groups) {
+    this.sequencer = sequencer;
+    this.applicationId = applicationId;
+    this.groups = groups;
+  }
+
+  @Override
+  public String name() {
+    return "sequencer";
+  }
+
+  @Override
+  public boolean required() {
+    return false; // sequenced by another instance meanwhile, or answered late: degraded, not unready
+  }
+
+  @Override
+  public DependencyState check() {
+    SequencerStatus status = sequencer.status();
+    Map<String, Object> detail = new LinkedHashMap<>();
+    detail.put("streams", status.state().name());
+    detail.put("threads", status.threads());
+    if (status.restoringPartitions() > 0) {
+      detail.put("restoring", Map.of("changelogPartitions", status.restoringPartitions(),
+          "recordsLeft", status.recordsToRestore()));
+    }
+    if (status.failedForGood()) {
+      detail.put("group", Map.of("id", applicationId));
+      return DependencyState.failed("Kafka Streams is " + status.state()
+          + ": this instance sequences nothing until it is restarted", detail);
+    }
+    ConsumerGroups.Reading group = groups.read(applicationId);
+    detail.put("group", group.detail());
+    if (status.state() != KafkaStreams.State.RUNNING) {
+      return DependencyState.degraded(status.restoringPartitions() > 0
+          ? "restoring its state from the changelogs: sends wait until it runs"
+          : "Kafka Streams is " + status.state() + ": sends wait until it runs", detail);
+    }
+    return group.problem().map(problem -> DependencyState.degraded(problem, detail))
+        .orElseGet(() -> DependencyState.up(detail));
+  }
+}
