@@ -4,10 +4,10 @@ import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
 import io.seqsync.ingress.HealthProbe;
 import io.seqsync.projector.DeliveryProjector;
-import io.seqsync.projector.ProjectionLag;
 import io.seqsync.projector.Projector;
 import io.seqsync.sequencer.SequencerService;
 import io.seqsync.store.Database;
+import io.seqsync.store.ProjectionLag;
 import io.seqsync.store.RedisHealth;
 import java.util.List;
 

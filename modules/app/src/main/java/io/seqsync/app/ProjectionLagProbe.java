@@ -2,7 +2,7 @@ package io.seqsync.app;
 
 import io.seqsync.ingress.DependencyState;
 import io.seqsync.ingress.HealthProbe;
-import io.seqsync.projector.ProjectionLag;
+import io.seqsync.store.ProjectionLag;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -104,7 +104,7 @@ public final class SeqsyncApp implements AutoCloseable {
         new ArchiveQueries(database.jdbi(), config.archive().readBudget()),
         new DeliveryQueries(database.jdbi(), config.delivery().renderTarget()));
     OpsMonitor monitor = own(new OpsMonitor(kafka, topics, config.sequencer().applicationId(), database.jdbi(),
-        stores.delivery(), projector::projectedPositions, registry)).start();
+        stores.delivery(), registry)).start();
     BearerTokens bearerTokens = new BearerTokens(tokens, config.auth().identityProvider().map(IdentityProviderTokens::new));
     ingress = own(new IngressApp(IngressSettings.from(config), publisher, replies, stores, pushes, bearerTokens, registry,
         topics.telemetry(), monitor, health.probes()));

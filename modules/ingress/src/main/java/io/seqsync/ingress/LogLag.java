@@ -1,5 +1,6 @@
 package io.seqsync.ingress;
 
+import io.seqsync.store.ProjectionLag;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -9,22 +10,21 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
 
 /**
- * How far behind the log ends the two consumers of the pipeline are, from Kafka's admin API: the
- * projector (events not yet in PostgreSQL, per partition of the event log) and the sequencer
- * (commands not yet sequenced, per partition of the command topic, from its consumer group's
- * committed offsets), and how many members the sequencer's group has. A few admin calls: run by
- * {@link OpsMonitor} every few seconds, never per request. Not thread-safe (one caller).
+ * How far behind the log ends the two consumers of the pipeline are: the projector (events not yet
+ * in PostgreSQL, per partition of the event log, measured by {@link ProjectionLag}) and the
+ * sequencer (commands not yet sequenced, per partition of the command topic, from its consumer
+ * group's committed offsets, by Kafka's admin API), and how many members the sequencer's group
+ * has. Run by {@link OpsMonitor} every few seconds, never per request. Not thread-safe (one caller).
  */
 final class LogLag {
   private static final Duration CALL_TIMEOUT = Duration.ofSeconds(5);
@@ -39,36 +39,22 @@ final class LogLag {
   record Figures(List<Partition> projector, long projectorLag, SequencerGroup sequencer) {}
 
   private final Admin admin;
-  private final String eventTopic;
+  private final ProjectionLag projection;
   private final String commandTopic;
   private final int partitions;
   private final String sequencerGroup;
-  private final Supplier<Map<Integer, Long>> storedOffsets;
-  private final Supplier<Map<Integer, Long>> localPositions;
 
-  /**
-   * {@code storedOffsets}: the projector's next offsets as PostgreSQL holds them (all partitions,
-   * whichever instance projects them); {@code localPositions}: this instance's projector's
-   * positions, which also step past the transaction markers that end each of the sequencer's
-   * transactions (the stored offsets stop after the last record, so a caught-up partition would show
-   * one offset of lag).
-   */
-  LogLag(Admin admin, String eventTopic, String commandTopic, int partitions, String sequencerGroup,
-      Supplier<Map<Integer, Long>> storedOffsets, Supplier<Map<Integer, Long>> localPositions) {
+  LogLag(Admin admin, ProjectionLag projection, String commandTopic, int partitions, String sequencerGroup) {
     this.admin = admin;
-    this.eventTopic = eventTopic;
+    this.projection = projection;
     this.commandTopic = commandTopic;
     this.partitions = partitions;
     this.sequencerGroup = sequencerGroup;
-    this.storedOffsets = storedOffsets;
-    this.localPositions = localPositions;
   }
 
   Figures look() throws InterruptedException, ExecutionException, TimeoutException {
-    Map<Integer, Long> eventEnds = ends(eventTopic, IsolationLevel.READ_COMMITTED);
-    Map<Integer, Long> projected = new HashMap<>(storedOffsets.get());
-    localPositions.get().forEach((partition, position) -> projected.merge(partition, position, Math::max));
-    List<Partition> projector = lags(eventEnds, projected);
+    List<Partition> projector = projection.measure(CALL_TIMEOUT).partitions().stream()
+        .map(lag -> new Partition(lag.partition(), lag.endOffset(), lag.projectedOffset(), lag.lag())).toList();
 
     Map<Integer, Long> commandEnds = ends(commandTopic, IsolationLevel.READ_UNCOMMITTED);
     Map<Integer, Long> committed = new HashMap<>();

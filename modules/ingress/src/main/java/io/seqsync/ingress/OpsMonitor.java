@@ -5,7 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seqsync.events.Topics;
 import io.seqsync.store.DeliveryQueries;
-import io.seqsync.store.ProjectionOffsets;
+import io.seqsync.store.ProjectionLag;
 import io.seqsync.store.SeqAnomalies;
 import java.time.Duration;
 import java.util.HashSet;
@@ -15,7 +15,6 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -64,7 +63,6 @@ public final class OpsMonitor implements AutoCloseable {
   private final String sequencerGroup;
   private final Jdbi jdbi;
   private final DeliveryQueries delivery;
-  private final Supplier<Map<Integer, Long>> localPositions;
   private final MeterRegistry registry;
   private final Counter failures;
   private final Set<String> reasonGauges = new HashSet<>();
@@ -76,23 +74,20 @@ public final class OpsMonitor implements AutoCloseable {
   });
   private volatile Figures figures = Figures.NONE;
   private Admin admin;
+  private ProjectionLag projection;
   private LogLag lag;
   private DeadLetterTally deadLetters;
   private long deliveryLookedAt;
 
-  /**
-   * {@code localPositions}: this instance's projector's positions per partition (empty where it
-   * runs none); the rest is looked up in Kafka ({@code bootstrapServers}) and PostgreSQL.
-   */
+  /** Looks things up in Kafka ({@code bootstrapServers}) and PostgreSQL ({@code jdbi}). */
   public OpsMonitor(String bootstrapServers, Topics topics, String sequencerGroup, Jdbi jdbi, DeliveryQueries delivery,
-      Supplier<Map<Integer, Long>> localPositions, MeterRegistry registry) {
+      MeterRegistry registry) {
     this.bootstrapServers = bootstrapServers;
     this.topics = topics;
     this.partitions = topics.events().partitions();
     this.sequencerGroup = sequencerGroup;
     this.jdbi = jdbi;
     this.delivery = delivery;
-    this.localPositions = localPositions;
     this.registry = registry;
     this.failures = Counter.builder("seqsync.ops.monitor.failures")
         .description("looks of the ops monitor (Kafka lag, dead letters, PostgreSQL figures) that failed").register(registry);
@@ -132,8 +127,8 @@ public final class OpsMonitor implements AutoCloseable {
     props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     if (admin == null) {
       admin = Admin.create(props);
-      lag = new LogLag(admin, topics.events().name(), topics.commands().name(), partitions, sequencerGroup,
-          () -> jdbi.withHandle(handle -> ProjectionOffsets.read(handle, topics.events().name())), localPositions);
+      projection = new ProjectionLag(bootstrapServers, topics.events().name(), jdbi);
+      lag = new LogLag(admin, projection, topics.commands().name(), partitions, sequencerGroup);
     }
     deadLetters = new DeadLetterTally(bootstrapServers, topics.deadLetters().name());
   }
@@ -234,6 +229,9 @@ public final class OpsMonitor implements AutoCloseable {
     }
     if (deadLetters != null) {
       deadLetters.close();
+    }
+    if (projection != null) {
+      projection.close();
     }
     if (admin != null) {
       admin.close(Duration.ofSeconds(5));

@@ -70,7 +70,7 @@ final class TestApp implements AutoCloseable {
   // Never started: these tests have no Kafka to look at, and the dashboard says it has not looked yet.
   private OpsMonitor monitor(SeqsyncConfig config, IngressStores stores) {
     return new OpsMonitor(UnreachableKafka.ADDRESS, Topics.from(config.kafka()), config.sequencer().applicationId(),
-        database.jdbi(), stores.delivery(), Map::of, registry);
+        database.jdbi(), stores.delivery(), registry);
   }
 
   // Without a Redis URI, one that never answers: the list comes from PostgreSQL.

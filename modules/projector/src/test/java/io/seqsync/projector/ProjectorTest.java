@@ -15,6 +15,7 @@ import io.seqsync.events.model.MessageAppended;
 import io.seqsync.events.model.RejectReason;
 import io.seqsync.store.Database;
 import io.seqsync.store.Outcome;
+import io.seqsync.store.ProjectionLag;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;

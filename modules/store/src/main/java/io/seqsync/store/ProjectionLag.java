@@ -1,6 +1,5 @@
-package io.seqsync.projector;
+package io.seqsync.store;
 
-import io.seqsync.store.ProjectionOffsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -28,7 +27,7 @@ import org.jdbi.v3.core.statement.SqlStatements;
  * more. So a gap of at most {@link #COUNTED_UP_TO} offsets is counted record by record (read_committed,
  * whatever this instance's projector holds); a larger one is given as the difference, which
  * overstates it by those markers. For the health answers and the operators' dashboard; measures
- * anew at every call.
+ * anew at every call. Thread-safe (one measure at a time).
  */
 public final class ProjectionLag implements AutoCloseable {
   /** The largest gap, in offsets, counted record by record. */
