@@ -23,7 +23,7 @@ final class CrashMeasurement {
 
   /** One server's crash. */
   record Row(String server, int offered, int accepted, int received, int lost, int duplicates, int redeliveries,
-      int outOfOrder, int retries, double downSeconds, long stored) {}
+      int outOfOrder, int retries, double downSeconds, long stored, int stillInOutboxes, String clients) {}
 
   private CrashMeasurement() {}
 
@@ -93,7 +93,7 @@ final class CrashMeasurement {
     }
     return new Row(peer.name(), deliveries.total, outboxes.accepted.get(), received, lost, deliveries.duplicates(),
         deliveries.redeliveries(), deliveries.outOfOrder(), outboxes.retries.get(), down[0],
-        peer.awaitStored(Peer.Receiver.CRASH, 0, 0));
+        peer.awaitStored(Peer.Receiver.CRASH, 0, 0), outboxes.pending(), peer.clientState());
   }
 
   /** A conversation's messages, one in flight at a time, in order; a failed one is sent again. */

@@ -65,6 +65,10 @@ final class PeerReport {
           row.offered(), row.accepted(), row.received(), row.lost(), row.duplicates(), row.redeliveries(), row.outOfOrder(),
           row.retries(), row.downSeconds(), row.stored()));
     }
+    rows.stream().filter(row -> row.stillInOutboxes() > 0 || !row.clients().isEmpty()).forEach(row -> out.append(
+        String.format(Locale.ROOT, "%n%s, when the outboxes were given up (3 minutes after the schedule): %,d messages"
+            + " never taken%s.", row.server(), row.stillInOutboxes(), row.clients().isEmpty() ? "" : "; " + row.clients())));
+    out.append('\n');
     return out.toString();
   }
 
