@@ -56,23 +56,28 @@ final class CountingSockets extends SocketFactory {
     };
   }
 
+  // Smack connects an unconnected socket; the factory's other ways are not used.
   @Override
   public Socket createSocket(String host, int port) {
-    throw new UnsupportedOperationException("the client connects an unconnected socket");
+    throw unused();
   }
 
   @Override
   public Socket createSocket(String host, int port, InetAddress localHost, int localPort) {
-    throw new UnsupportedOperationException("the client connects an unconnected socket");
+    throw unused();
   }
 
   @Override
   public Socket createSocket(InetAddress host, int port) {
-    throw new UnsupportedOperationException("the client connects an unconnected socket");
+    throw unused();
   }
 
   @Override
   public Socket createSocket(InetAddress address, int port, InetAddress localAddress, int localPort) {
-    throw new UnsupportedOperationException("the client connects an unconnected socket");
+    throw unused();
+  }
+
+  private static UnsupportedOperationException unused() {
+    return new UnsupportedOperationException("the client connects an unconnected socket");
   }
 }

@@ -5,11 +5,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -57,6 +53,7 @@ final class EjabberdPeer implements Peer {
   private final XMPPTCPConnection[] senders;
   private final EntityBareJid[] receivers = new EntityBareJid[Receiver.values().length];
   private final ServerCpu cpu;
+  private final PeerDatabase database;
   // Sent, neither acknowledged nor dropped yet: by stanza id.
   private final Map<String, Consumer<Boolean>> unanswered = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> senderErrors = new ConcurrentHashMap<>();
@@ -68,6 +65,7 @@ final class EjabberdPeer implements Peer {
     this.dir = options.dir().resolve("ejabberd");
     Files.createDirectories(dir);
     this.senders = new XMPPTCPConnection[options.conversations()];
+    this.database = new PeerDatabase(options.ejabberdDatabase());
     for (Receiver receiver : Receiver.values()) {
       receivers[receiver.ordinal()] = JidCreate.entityBareFrom(user(receiver) + "@" + DOMAIN);
     }
@@ -273,16 +271,7 @@ final class EjabberdPeer implements Peer {
     // An offline receiver's messages wait in the spool (mod_offline); every message is in the archive (mod_mam).
     String sql = receiver == Receiver.CATCHUP ? "select count(*) from spool where username = 'catchup'"
         : "select count(*) from archive where username = '" + user(receiver) + "'";
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-    long stored;
-    do {
-      stored = count(sql);
-      if (stored >= expected) {
-        break;
-      }
-      BenchSupport.sleep(500);
-    } while (System.nanoTime() < deadline);
-    return stored;
+    return database.awaitCount(sql, expected, timeoutMillis);
   }
 
   @Override
@@ -306,6 +295,13 @@ final class EjabberdPeer implements Peer {
       long end = deliveries.lastArrival();
       return new CatchUp((end - start) / 1e9, sockets.bytesIn.get(), sockets.bytesOut.get());
     } finally {
+      // Everything acknowledged before leaving: else ejabberd bounces what its stream-management
+      // queue still holds to the senders ("User session terminated"), work that would run in the next phase.
+      try {
+        connection.sendSmAcknowledgement();
+      } catch (StreamManagementException.StreamManagementNotEnabledException | SmackException.NotConnectedException e) {
+        // nothing to acknowledge on
+      }
       connection.disconnect();
     }
   }
@@ -321,13 +317,7 @@ final class EjabberdPeer implements Peer {
   }
 
   private long count(String sql) throws SQLException {
-    try (Connection connection = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/"
-            + options.ejabberdDatabase(), "postgres", "");
-        Statement statement = connection.createStatement();
-        ResultSet rows = statement.executeQuery(sql)) {
-      rows.next();
-      return rows.getLong(1);
-    }
+    return database.count(sql);
   }
 
   @Override

@@ -16,8 +16,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * A seqsync client device as API.md describes it: a {@code /v1/stream} WebSocket whose pushes it
  * records, and whose first frame (the handshake) names the conversations with something it lacks,
- * which it then pages from the first seq it misses. When the stream drops (a killed server) it
- * connects again every half second, and the new handshake leads it to what it missed meanwhile.
+ * which it then pages from the first seq it misses, {@code fetchers} conversations at a time. When
+ * the stream drops (a killed server, or the server dropping a device that does not keep up with
+ * its pushes) it connects again every half second, and the new handshake leads it to what it
+ * missed meanwhile.
  */
 final class SeqsyncDevice implements WebSocket.Listener, AutoCloseable {
   private final SeqsyncPeer peer;
@@ -26,12 +28,15 @@ final class SeqsyncDevice implements WebSocket.Listener, AutoCloseable {
   private final String auth;
   private final BitSet[] held;
   private final HttpClient wsClient;
-  private final ExecutorService gapFetcher = Executors.newSingleThreadExecutor(BenchSupport.daemonThreads("bench-gaps-"));
+  // Reconnecting never waits behind the pages of an earlier handshake.
+  private final ExecutorService reconnector = Executors.newSingleThreadExecutor(BenchSupport.daemonThreads("bench-reconnect-"));
+  private final ExecutorService gapFetchers;
   private final StringBuilder partial = new StringBuilder();
   private volatile boolean closed;
   private volatile WebSocket socket;
 
-  private SeqsyncDevice(SeqsyncPeer peer, Peer.Receiver receiver, RawHttpClient http, int conversations) {
+  private SeqsyncDevice(SeqsyncPeer peer, Peer.Receiver receiver, RawHttpClient http, int conversations, int fetchers) {
+    this.gapFetchers = Executors.newFixedThreadPool(fetchers, BenchSupport.daemonThreads("bench-gaps-"));
     this.peer = peer;
     this.receiver = receiver;
     this.http = http;
@@ -45,12 +50,16 @@ final class SeqsyncDevice implements WebSocket.Listener, AutoCloseable {
   }
 
   static SeqsyncDevice connect(SeqsyncPeer peer, Peer.Receiver receiver, RawHttpClient http) {
-    SeqsyncDevice device = new SeqsyncDevice(peer, receiver, http, peer.conversations());
+    SeqsyncDevice device = new SeqsyncDevice(peer, receiver, http, peer.conversations(), peer.fetchers());
     device.open();
     return device;
   }
 
   private void open() {
+    WebSocket current = socket;
+    if (current != null && !current.isInputClosed()) {
+      return; // both onError and onClose asked: one socket is enough
+    }
     while (!closed) {
       try {
         socket = wsClient.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5))
@@ -73,8 +82,7 @@ final class SeqsyncDevice implements WebSocket.Listener, AutoCloseable {
         switch (frame.path("type").asText()) {
           case "message" -> hold(frame.path("message"), now);
           case "sync" -> {
-            JsonNode conversations = frame.path("conversations");
-            gapFetcher.execute(() -> conversations.forEach(this::fetchGap));
+            frame.path("conversations").forEach(conversation -> gapFetchers.execute(() -> fetchGap(conversation)));
           }
           default -> { }
         }
@@ -104,8 +112,9 @@ final class SeqsyncDevice implements WebSocket.Listener, AutoCloseable {
     synchronized (held[k]) {
       missing = held[k].nextClearBit(1);
     }
-    // A page refused (503 while the server catches up, a dropped connection) is asked for again, as a client would.
-    for (int attempt = 0; missing <= conversation.path("latestSeq").asLong() && attempt < 120 && !closed; attempt++) {
+    // A page refused (503 while the server catches up, a dropped connection) is asked for again, a few
+    // times, as a client would; after that the next handshake asks again.
+    for (int attempt = 0; missing <= conversation.path("latestSeq").asLong() && attempt < 5 && !closed; attempt++) {
       try {
         fetchAfter(http, auth, convId, missing - 1, this);
         return;
@@ -157,7 +166,7 @@ final class SeqsyncDevice implements WebSocket.Listener, AutoCloseable {
   private void reconnect() {
     if (!closed) {
       partial.setLength(0);
-      gapFetcher.execute(this::open);
+      reconnector.execute(this::open);
     }
   }
 
@@ -168,6 +177,7 @@ final class SeqsyncDevice implements WebSocket.Listener, AutoCloseable {
     if (current != null) {
       current.abort();
     }
-    gapFetcher.shutdownNow();
+    reconnector.shutdownNow();
+    gapFetchers.shutdownNow();
   }
 }

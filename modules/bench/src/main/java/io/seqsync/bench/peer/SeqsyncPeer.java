@@ -8,11 +8,7 @@ import io.seqsync.bench.http.RawHttpClient;
 import io.seqsync.ingress.Tokens;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,6 +39,7 @@ final class SeqsyncPeer implements Peer {
   private final String[] senderAuth;
   private final RawHttpClient http;
   private final ServerCpu cpu;
+  private final PeerDatabase database;
   private volatile Process process;
 
   SeqsyncPeer(PeerOptions options) {
@@ -53,6 +50,7 @@ final class SeqsyncPeer implements Peer {
       senderAuth[k] = "Bearer " + tokens.mint(FIRST_SENDER + k, "bench", Duration.ofHours(6));
     }
     this.http = new RawHttpClient(options.seqsyncPorts().http(), REQUEST_TIMEOUT);
+    this.database = new PeerDatabase(options.seqsyncDatabase());
     // Its PostgreSQL backends' command lines name the database.
     this.cpu = new ServerCpu(() -> process == null ? -1 : process.pid(), " " + options.seqsyncDatabase() + " ");
   }
@@ -80,7 +78,11 @@ final class SeqsyncPeer implements Peer {
   }
 
   String jdbcUrl() {
-    return "jdbc:postgresql://127.0.0.1:5432/" + options.seqsyncDatabase();
+    return database.jdbcUrl();
+  }
+
+  int fetchers() {
+    return options.fetchers();
   }
 
   int conversations() {
@@ -164,17 +166,8 @@ final class SeqsyncPeer implements Peer {
 
   @Override
   public long awaitStored(Receiver receiver, long expected, long timeoutMillis) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-    long stored;
-    do {
-      stored = count("select coalesce(sum(latest_seq), 0) from conversations where conv_id like 'd:"
-          + userId(receiver) + ":%'");
-      if (stored >= expected) {
-        break;
-      }
-      BenchSupport.sleep(500);
-    } while (System.nanoTime() < deadline);
-    return stored;
+    return database.awaitCount("select coalesce(sum(latest_seq), 0) from conversations where conv_id like 'd:"
+        + userId(receiver) + ":%'", expected, timeoutMillis);
   }
 
   @Override
@@ -216,12 +209,7 @@ final class SeqsyncPeer implements Peer {
   }
 
   private long count(String sql) throws SQLException {
-    try (Connection connection = DriverManager.getConnection(jdbcUrl(), "postgres", "");
-        Statement statement = connection.createStatement();
-        ResultSet rows = statement.executeQuery(sql)) {
-      rows.next();
-      return rows.getLong(1);
-    }
+    return database.count(sql);
   }
 
   @Override
