@@ -205,11 +205,7 @@ final class EjabberdPeer implements Peer {
   public void kill() {
     process.descendants().filter(p -> p.info().command().orElse("").endsWith("beam.smp"))
         .forEach(ProcessHandle::destroyForcibly);
-    try {
-      process.waitFor(30, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    Peer.awaitExit(process);
   }
 
   @Override

@@ -53,4 +53,13 @@ interface Peer extends AutoCloseable {
 
   /** What the server's storage holds, table by table, for the durability report. */
   String storageCounts() throws Exception;
+
+  /** Waits up to 30 s for a killed server's process to be gone. */
+  static void awaitExit(Process process) {
+    try {
+      process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
 }

@@ -96,8 +96,14 @@ final class SeqsyncPeer implements Peer {
   @Override
   public void start() throws Exception {
     PeerOptions.Ports ports = options.seqsyncPorts();
-    ProcessBuilder builder = new ProcessBuilder("java", "@scripts/jvm.options", "-Xmx3g", "-jar",
-        options.appJar().toString());
+    List<String> command = new ArrayList<>(List.of("java", "@scripts/jvm.options", "-Xmx3g"));
+    // e.g. -XX:StartFlightRecording=filename=app.jfr to profile the app (scripts/bench-peer: BENCH_APP_JAVA_OPTS).
+    String extra = System.getProperty("bench.app-java-opts", "").trim();
+    if (!extra.isEmpty()) {
+      command.addAll(List.of(extra.split("\\s+")));
+    }
+    command.addAll(List.of("-jar", options.appJar().toString()));
+    ProcessBuilder builder = new ProcessBuilder(command);
     Map<String, String> env = builder.environment();
     env.put("SEQSYNC_DATA_DIR", dataDir.toString());
     env.put("SEQSYNC_AUTH_SECRET", secret);
@@ -140,11 +146,7 @@ final class SeqsyncPeer implements Peer {
   @Override
   public void kill() {
     process.destroyForcibly();
-    try {
-      process.waitFor(30, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    Peer.awaitExit(process);
   }
 
   @Override
