@@ -121,14 +121,15 @@ final class SeqsyncPeer implements Peer {
     builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(
         options.dir().resolve("seqsync-app.log").toFile()));
     process = builder.start();
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+    // A restart after a kill restores the sequencer's stores from their changelogs: minutes on a busy machine.
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(8);
     while (!ready()) {
       if (!process.isAlive()) {
         throw new IllegalStateException("seqsync exited with " + process.exitValue() + "; see "
             + options.dir().resolve("seqsync-app.log"));
       }
       if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("seqsync did not become ready within 3 minutes");
+        throw new IllegalStateException("seqsync did not become ready within 8 minutes");
       }
       BenchSupport.sleep(250);
     }
