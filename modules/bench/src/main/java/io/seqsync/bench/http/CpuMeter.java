@@ -1,10 +1,10 @@
 package io.seqsync.bench.http;
 
+import io.seqsync.bench.ProcTable;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -18,11 +18,11 @@ import java.util.Map;
  * the PostgreSQL and redis-server processes, and everything else on the machine (from /proc/stat).
  * On a 2-core machine the sum is at most 2.
  */
-final class CpuMeter {
+public final class CpuMeter {
   static final List<String> GROUPS = List.of(
       "load generator", "tracer", "reference", "ingress", "sequencer", "projector", "Kafka broker", "JVM GC/JIT", "PostgreSQL",
       "Redis", "other processes");
-  private static final double CLOCK_TICKS = 100.0; // USER_HZ on Linux
+  private static final double CLOCK_TICKS = ProcTable.CLOCK_TICKS;
 
   private final String dataDir;
   private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -157,7 +157,7 @@ final class CpuMeter {
   }
 
   /** user + nice + system + irq + softirq + steal ticks of all CPUs, or -1. */
-  static long machineBusyTicks() {
+  public static long machineBusyTicks() {
     try {
       String first = Files.readAllLines(Path.of("/proc/stat")).get(0);
       String[] f = first.trim().split("\\s+");
@@ -179,38 +179,18 @@ final class CpuMeter {
    * children (PostgreSQL's backends). Other copies on the machine are left out.
    */
   Map<Long, Long> processTicks(String comm) {
-    record Proc(long pid, long ppid, long ticks, String cmdline) {}
-    Map<Long, Proc> named = new HashMap<>();
-    try (DirectoryStream<Path> dirs = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
-      for (Path dir : dirs) {
-        try {
-          String stat = Files.readString(dir.resolve("stat"));
-          int open = stat.indexOf('(');
-          int close = stat.lastIndexOf(')');
-          // comm is cut to 15 characters: redis-server-6.2.6-v5-linux-amd64 shows as redis-server-6.
-          if (open < 0 || close < 0 || !stat.substring(open + 1, close).startsWith(comm)) {
-            continue;
-          }
-          // After "(comm) ": state is index 0, ppid 1, utime 11, stime 12 (fields 3, 4, 14, 15 of proc(5)).
-          String[] f = stat.substring(close + 2).split(" ");
-          long pid = Long.parseLong(dir.getFileName().toString());
-          String cmdline = new String(Files.readAllBytes(dir.resolve("cmdline"))).replace('\0', ' ');
-          named.put(pid, new Proc(pid, Long.parseLong(f[1]), Long.parseLong(f[11]) + Long.parseLong(f[12]), cmdline));
-        } catch (IOException | RuntimeException e) {
-          // the process ended meanwhile
-        }
-      }
-    } catch (IOException e) {
-      return Map.of(); // no /proc: nothing to report
-    }
+    Map<Long, ProcTable.Proc> named = new HashMap<>();
+    // comm is cut to 15 characters: redis-server-6.2.6-v5-linux-amd64 shows as redis-server-6.
+    ProcTable.read().values().stream().filter(proc -> proc.comm().startsWith(comm))
+        .forEach(proc -> named.put(proc.pid(), proc));
     long self = ProcessHandle.current().pid();
     Map<Long, Long> ticks = new HashMap<>();
-    for (Proc proc : named.values()) {
-      boolean root = proc.ppid == self || (dataDir != null && proc.cmdline.contains(dataDir));
-      Proc parent = named.get(proc.ppid);
-      boolean child = parent != null && (parent.ppid == self || (dataDir != null && parent.cmdline.contains(dataDir)));
+    for (ProcTable.Proc proc : named.values()) {
+      boolean root = proc.ppid() == self || (dataDir != null && proc.cmdline().contains(dataDir));
+      ProcTable.Proc parent = named.get(proc.ppid());
+      boolean child = parent != null && (parent.ppid() == self || (dataDir != null && parent.cmdline().contains(dataDir)));
       if (root || child) {
-        ticks.put(proc.pid, proc.ticks);
+        ticks.put(proc.pid(), proc.ticks());
       }
     }
     return ticks;

@@ -29,9 +29,9 @@ import java.util.concurrent.TimeoutException;
  * it shares two cores with; a client on another machine would take none. Futures complete on the
  * selector thread, so their callbacks must be short. Thread-safe: {@link #send} from any thread.
  */
-final class RawHttpClient implements AutoCloseable {
+public final class RawHttpClient implements AutoCloseable {
   /** An answer: its status and its (de-chunked) body. */
-  record Response(int status, byte[] body) {}
+  public record Response(int status, byte[] body) {}
 
   private static final byte[] CRLF = {'\r', '\n'};
   private static final byte[] HEADER_END = {'\r', '\n', '\r', '\n'};
@@ -45,8 +45,11 @@ final class RawHttpClient implements AutoCloseable {
   private final ArrayDeque<Connection> idle = new ArrayDeque<>();
   private final Set<Connection> busy = new HashSet<>();
   private volatile boolean closed;
+  // Written on the selector thread only.
+  private volatile long bytesRead;
+  private volatile long bytesWritten;
 
-  RawHttpClient(int port, long timeoutNanos) {
+  public RawHttpClient(int port, long timeoutNanos) {
     this.address = new InetSocketAddress("127.0.0.1", port);
     this.timeoutNanos = timeoutNanos;
     try {
@@ -60,7 +63,7 @@ final class RawHttpClient implements AutoCloseable {
   }
 
   /** Sends {@code request} (a whole HTTP/1.1 request, keep-alive) on an idle or new connection. */
-  CompletableFuture<Response> send(byte[] request) {
+  public CompletableFuture<Response> send(byte[] request) {
     Exchange exchange = new Exchange(request, System.nanoTime() + timeoutNanos);
     submitted.add(exchange);
     if (Thread.currentThread() != thread) {
@@ -70,7 +73,7 @@ final class RawHttpClient implements AutoCloseable {
   }
 
   /** The request bytes of a POST with a JSON body. */
-  static byte[] post(String path, String authorization, String json) {
+  public static byte[] post(String path, String authorization, String json) {
     byte[] body = json.getBytes(StandardCharsets.UTF_8);
     byte[] head = ("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: " + authorization
         + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n")
@@ -78,6 +81,22 @@ final class RawHttpClient implements AutoCloseable {
     byte[] request = Arrays.copyOf(head, head.length + body.length);
     System.arraycopy(body, 0, request, head.length, body.length);
     return request;
+  }
+
+  /** The request bytes of a GET. */
+  public static byte[] get(String path, String authorization) {
+    return ("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: " + authorization + "\r\n\r\n")
+        .getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** Bytes received from the server so far, headers included: what crossed the wire to this client. */
+  public long bytesRead() {
+    return bytesRead;
+  }
+
+  /** Bytes sent to the server so far. */
+  public long bytesWritten() {
+    return bytesWritten;
   }
 
   @Override
@@ -201,7 +220,7 @@ final class RawHttpClient implements AutoCloseable {
 
     private void write() {
       try {
-        channel.write(out);
+        bytesWritten += channel.write(out);
       } catch (IOException e) {
         fail(e);
         return;
@@ -218,6 +237,7 @@ final class RawHttpClient implements AutoCloseable {
         throw new IOException("connection closed by the server");
       }
       length += read;
+      bytesRead += read;
       if (exchange == null) {
         throw new IOException("bytes from the server with no request outstanding");
       }

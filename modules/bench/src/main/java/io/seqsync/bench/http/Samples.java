@@ -6,12 +6,12 @@ import java.util.Arrays;
  * Exact latency percentiles: every sample is kept (a phase has at most a few hundred thousand)
  * and sorted once. Not thread-safe: one per thread, or filled after the fact, then merged.
  */
-final class Samples {
+public final class Samples {
   private long[] values = new long[1024];
   private int size;
   private boolean sorted;
 
-  void add(long value) {
+  public void add(long value) {
     if (size == values.length) {
       values = Arrays.copyOf(values, size * 2);
     }
@@ -25,12 +25,12 @@ final class Samples {
     }
   }
 
-  int size() {
+  public int size() {
     return size;
   }
 
   /** The nearest-rank percentile ({@code p} in 0..100); 0 when empty. */
-  long percentile(double p) {
+  public long percentile(double p) {
     if (size == 0) {
       return 0;
     }
@@ -39,11 +39,11 @@ final class Samples {
     return values[Math.min(size - 1, Math.max(0, rank - 1))];
   }
 
-  long max() {
+  public long max() {
     return size == 0 ? 0 : percentile(100);
   }
 
-  double mean() {
+  public double mean() {
     if (size == 0) {
       return 0;
     }
