@@ -78,6 +78,12 @@ public final class SeqsyncMain {
       log.error("configuration error: {}", e.getMessage());
       System.exit(2);
       return;
+    } catch (RuntimeException e) {
+      // The start stopped what it had started, but the embedded broker's threads would keep a JVM
+      // up that serves nothing: end it, so that whatever supervises the process starts it again.
+      log.error("seqsync could not start", e);
+      System.exit(1);
+      return;
     }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
