@@ -62,17 +62,18 @@ export class Api {
    * One call, with the retries its kind allows.
    * @param {string} method
    * @param {string} path starting with `/`
-   * @param {{body?: unknown, query?: Record<string, string | number | undefined>, kind?: string, repeatable?: boolean}} [options]
-   *   `repeatable: false` for a call that must not be sent twice after a network failure (creating a group)
+   * @param {{body?: unknown, query?: Record<string, string | number | undefined>, kind?: string, repeatable?: boolean,
+   *   attempts?: number}} [options] `repeatable: false` for a call that must not be sent twice after a network failure
+   *   (creating a group); `attempts` caps the tries (default maxAttempts) for a caller that retries on its own
    * @returns {Promise<any>} the parsed JSON answer
    */
-  async call(method, path, { body, query, kind = path, repeatable = true } = {}) {
+  async call(method, path, { body, query, kind = path, repeatable = true, attempts = this.maxAttempts } = {}) {
     const url = new URL(this.baseUrl + path);
     for (const [key, value] of Object.entries(query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));
     }
     for (let attempt = 0; ; attempt += 1) {
-      const last = attempt + 1 >= this.maxAttempts;
+      const last = attempt + 1 >= attempts;
       this.stats.count(kind);
       let response;
       try {

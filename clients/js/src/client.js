@@ -69,7 +69,7 @@ export class SeqsyncClient extends Emitter {
     this.puller = new Puller(this.api, {
       ingest: (conv, messages, source) => this.ingest(conv, messages, source),
       failed: (conv, error) => this.failed(error, `pull ${conv.convId}`),
-      realigned: (conv) => { this.store.saveCursor(conv.convId, conv.base); },
+      realigned: (conv) => { this.store.saveCursor(conv.convId, conv.base).then(() => this.reporter.ackMoved(conv)); },
     });
     const streamUrl = new URL('/v1/stream', this.api.baseUrl.replace(/^http/, 'ws'));
     streamUrl.searchParams.set('access_token', token);
@@ -106,8 +106,8 @@ export class SeqsyncClient extends Emitter {
     this.connection.close();
     this.outbox.stop();
     for (const timer of this.draftTimers.values()) clearTimeout(timer);
-    await this.reporter.flush();
     this.reporter.stop();
+    await this.reporter.flush(); // one last try of what is pending (the store has the cursors anyway)
   }
 
   /** Resolves once the connection is live and nothing is being caught up or filled. */
@@ -160,7 +160,7 @@ export class SeqsyncClient extends Emitter {
     applySyncEntry(conv, activation);
     Object.assign(conv, { draft: activation.draft, kind: activation.kind, members: activation.members ?? conv.members });
     if (activation.name) conv.name = activation.name;
-    if (conv.base > activation.deviceCursor) await this.reporter.resend(conv); // our ack never arrived (R14)
+    if (conv.base > activation.deviceCursor && !conv.ahead()) await this.reporter.resend(conv); // our ack never arrived (R14)
     if (conv.hasOlder === undefined) await this.puller.firstScreen(conv);
     if (conv.missing() || conv.ahead()) await this.puller.pull(conv, 'catchup');
     this.listChanged();
@@ -322,7 +322,7 @@ export class SeqsyncClient extends Emitter {
       const conv = this.conversation(entry.convId);
       applySyncEntry(conv, entry);
       conv.listed = true;
-      if (conv.base > entry.deviceCursor) this.reporter.resend(conv); // a lost ack (R14)
+      if (conv.base > entry.deviceCursor && !conv.ahead()) this.reporter.resend(conv); // a lost ack (R14)
       if (conv.missing() || !conv.anchored || conv.ahead()) this.puller.pull(conv, 'catchup');
     }
     this.connection.live();

@@ -180,16 +180,16 @@ export class Conversation {
   }
 
   /**
-   * The cursor was ahead of the server (R10, dirty local data): start again from `seq`, the
-   * server's latest, below which the realigning page's messages lie.
-   * @param {number} firstSeq the lowest seq of the realigning page (0 when it was empty)
+   * The cursor was ahead of the server (R10, dirty local data): it is forced to the server's
+   * latest seq, and the latest messages the server sent with that answer are shown as they are.
+   * @param {number} latestSeq
    */
-  realign(firstSeq) {
+  realign(latestSeq) {
     this.anchored = true;
-    this.base = Math.max(0, firstSeq - 1);
+    this.base = latestSeq;
     this.done.clear();
-    this.tailEnd = this.base;
-    this.delivered = Math.min(this.delivered, this.base);
+    this.tailEnd = latestSeq;
+    this.delivered = Math.min(this.delivered, latestSeq);
     this.advanceTail();
   }
 

@@ -140,8 +140,8 @@ export class Puller {
     const realigned = page.realign !== undefined && page.realign !== null;
     if (realigned) {
       // Our cursor was ahead of the server (R10): the page is the latest 20; continue from there.
-      conv.realign(page.messages[0]?.seq ?? page.realign + 1);
       conv.latestSeq = page.realign;
+      conv.realign(page.realign);
       this.realigned(conv);
     } else if (page.archiveHint && page.messages.length > 0 && page.messages[0].seq > conv.tailEnd + 1) {
       // Below the hot tier (R22): the tail starts where the hot table does.

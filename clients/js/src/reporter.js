@@ -35,6 +35,7 @@ export class Reporter {
     /** @type {Promise<void> | null} */
     this.flushing = null;
     this.stopped = false;
+    this.failuresInARow = 0;
   }
 
   /** @param {Conversation} conv its ack window moved */
@@ -68,12 +69,13 @@ export class Reporter {
     this.schedule();
   }
 
-  schedule() {
+  /** @param {number} [delayMs] */
+  schedule(delayMs = this.intervalMs) {
     if (this.timer || this.stopped) return;
     this.timer = setTimeout(() => {
       this.timer = null;
       this.flush();
-    }, this.intervalMs);
+    }, delayMs);
   }
 
   /** Sends everything pending now; resolves when done (failures stay queued for the next batch). */
@@ -100,7 +102,7 @@ export class Reporter {
     for (let i = 0; i < acks.length; i += BATCH) {
       const batch = acks.slice(i, i + BATCH);
       try {
-        await this.api.call('POST', '/v1/acks', { kind: 'ack', body: { acks: batch.map(({ ack }) => ack) } });
+        await this.api.call('POST', '/v1/acks', { kind: 'ack', body: { acks: batch.map(({ ack }) => ack) }, attempts: 1 });
         for (const { conv, ack } of batch) {
           this.sent.set(ack.convId, Math.max(ack.seq, this.sent.get(ack.convId) ?? 0));
           if (ack.seq > conv.serverCursor) conv.serverCursor = ack.seq;
@@ -115,7 +117,9 @@ export class Reporter {
     }
     retry = !(await this.post('/v1/telemetry/rendered', this.rendered, 'rendered')) || retry;
     retry = !(await this.post('/v1/telemetry/failures', this.failures, 'failures')) || retry;
-    if (retry) this.schedule();
+    // What did not get through goes with a later batch, backing off while the server is away.
+    this.failuresInARow = retry ? this.failuresInARow + 1 : 0;
+    if (retry) this.schedule(Math.min(10_000, this.intervalMs * 2 ** this.failuresInARow));
   }
 
   /**
@@ -128,7 +132,7 @@ export class Reporter {
     while (queue.length > 0) {
       const batch = queue.slice(0, BATCH);
       try {
-        await this.api.call('POST', path, { kind, body: { items: batch } });
+        await this.api.call('POST', path, { kind, body: { items: batch }, attempts: 1 });
         queue.splice(0, batch.length);
       } catch (error) {
         this.onError(error);
