@@ -5,6 +5,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
 import io.seqsync.ingress.CommandPublisher;
+import io.seqsync.ingress.DevSignIn;
 import io.seqsync.ingress.IngressApp;
 import io.seqsync.ingress.IngressSettings;
 import io.seqsync.ingress.IngressStores;
@@ -31,6 +32,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.JedisPooled;
@@ -93,8 +95,11 @@ public final class SeqsyncApp implements AutoCloseable {
         new ConversationList(redis, new ConversationIndexRebuild(database.jdbi(), index)),
         new ArchiveQueries(database.jdbi(), config.archive().readBudget()),
         new DeliveryQueries(database.jdbi(), config.delivery().renderTarget()));
+    // The development sign-in only where the development secret is allowed: everything embedded.
+    Optional<DevSignIn> devSignIn = config.fullyEmbedded()
+        ? Optional.of(new DevSignIn(tokens, config.auth().demoTokenTtl())) : Optional.empty();
     ingress = own(new IngressApp(IngressSettings.from(config), publisher, replies, stores, pushes, tokens, registry,
-        topics.telemetry()));
+        topics.telemetry(), devSignIn));
     ingress.start();
   }
 

@@ -12,6 +12,7 @@ import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.MessageQueries;
 import java.time.Clock;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -28,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * The HTTP ingress (API.md): Javalin serving the pull API, with the pages of messages and the
  * sends served by {@link MessagesRoute} in front of it. Every {@code /v1} route needs a bearer
  * token; {@code /health}, {@code /metrics} and {@code /ops/delivery} (aggregates only, for operators
- * and scrapers, like the metrics) do not. Takes its dependencies ready-made and owns
+ * and scrapers, like the metrics) do not, nor does the web chat client at {@code /} ({@link WebClientFiles}).
+ * Takes its dependencies ready-made and owns
  * none of them but its HTTP server and worker threads: the caller closes the publisher, the
  * waiter, the database and the registry after {@link #close()}.
  */
@@ -55,6 +57,13 @@ public final class IngressApp implements AutoCloseable {
 
   public IngressApp(IngressSettings settings, CommandPublisher publisher, ReplyWaiter replies, IngressStores stores,
       PushHub pushes, TokenVerifier tokens, PrometheusMeterRegistry registry, Topic<String, DeliveryReport> telemetry) {
+    this(settings, publisher, replies, stores, pushes, tokens, registry, telemetry, Optional.empty());
+  }
+
+  /** With the development sign-in of the embedded default ({@link DevSignIn}), when {@code devSignIn} is given. */
+  public IngressApp(IngressSettings settings, CommandPublisher publisher, ReplyWaiter replies, IngressStores stores,
+      PushHub pushes, TokenVerifier tokens, PrometheusMeterRegistry registry, Topic<String, DeliveryReport> telemetry,
+      Optional<DevSignIn> devSignIn) {
     this.settings = settings;
     MessageQueries messages = stores.messages();
     ConversationQueries conversations = stores.conversations();
@@ -72,6 +81,7 @@ public final class IngressApp implements AutoCloseable {
     OpsEndpoints ops = new OpsEndpoints(conversations, publisher, replies, registry, workers);
     DeliveryEndpoints delivery = new DeliveryEndpoints(access, publisher, telemetry, stores.delivery(), Clock.systemUTC());
     ArchiveEndpoint archive = new ArchiveEndpoint(access, stores.archive());
+    WebClientFiles webClient = new WebClientFiles();
     Authentication authentication = new Authentication(tokens);
     StreamEndpoint stream = new StreamEndpoint(authentication, access, publisher, syncs, pushes);
     HttpMetrics metrics = new HttpMetrics(registry);
@@ -136,6 +146,13 @@ public final class IngressApp implements AutoCloseable {
       config.routes.get("/health", ops::health);
       config.routes.get("/metrics", ops::metrics);
       config.routes.get("/ops/delivery", delivery::figures);
+      config.routes.get(WebClientFiles.INDEX, webClient::index);
+      config.routes.get(WebClientFiles.FILES, webClient::file);
+      config.routes.get(WebClientFiles.LIBRARY, webClient::library);
+      devSignIn.ifPresent(signIn -> {
+        config.routes.get(DevSignIn.PATH, signIn::available);
+        config.routes.post(DevSignIn.PATH, signIn::signIn);
+      });
     });
   }
 

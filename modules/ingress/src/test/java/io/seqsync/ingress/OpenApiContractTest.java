@@ -34,7 +34,8 @@ class OpenApiContractTest {
     for (Map.Entry<String, Set<Integer>> described : described().entrySet()) {
       String route = described.getKey();
       String method = route.substring(0, route.indexOf(' '));
-      String path = route.substring(method.length() + 1).replace("{convId}", "d:1:2").replace("{seq}", "1");
+      String path = route.substring(method.length() + 1).replace("{convId}", "d:1:2").replace("{seq}", "1")
+          .replace("{file}", "index.js");
       Http.Response response = stack.app().http.send(stack.app().http.builder(path, null)
           .method(method, HttpRequest.BodyPublishers.ofString("{}")).header("Content-Type", "application/json").build());
       assertThat(described.getValue()).as(route + ": the statuses described").contains(response.status());
