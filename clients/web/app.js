@@ -101,7 +101,9 @@ function start(token) {
     await client.open(convId).catch(report);
     if (openConvId !== convId) return;
     showHeader(conv);
-    $('#composer textarea').value = conv.draft ?? '';
+    // The activation's draft, unless the user started typing meanwhile.
+    const box = $('#composer textarea');
+    if (document.activeElement !== box && !box.value) box.value = conv.draft ?? '';
     $('#scroller').scrollTop = $('#scroller').scrollHeight;
     readIfSeen();
   }

@@ -6,9 +6,13 @@ import { mintToken } from '../lib/tokens.mjs';
 import { pooledFetch } from './node-fetch.mjs';
 import { messagesPath } from '../../clients/js/src/puller.js';
 
-/** The naive way: no handshake; on every connect, fetch every conversation the client is in. */
+/**
+ * The naive way: no handshake; on every reconnect, fetch every conversation the client is in (its
+ * first connect, before the storm, is the library's, to set up the round quickly).
+ */
 class NaiveClient extends SeqsyncClient {
   async opened() {
+    if (!this.armed) return super.opened();
     const round = (this.handshakes += 1);
     try {
       await Promise.all([...this.conversations.values()].map(async (conv) => {

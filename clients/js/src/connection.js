@@ -30,7 +30,7 @@ export class Connection {
     if (!WebSocket) throw new Error('no WebSocket: pass one (in Node 20: the ws package\'s WebSocket)');
     this.url = url;
     this.WebSocket = WebSocket;
-    this.backoff = new Backoff({ baseMs: 500, capMs: 30_000, ...backoff });
+    this.backoff = new Backoff({ baseMs: 500, capMs: 10_000, ...backoff });
     this.pingIntervalMs = pingIntervalMs;
     this.pongTimeoutMs = pongTimeoutMs;
     this.onOpen = onOpen;
