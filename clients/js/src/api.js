@@ -115,3 +115,17 @@ async function errorOf(response) {
     return new SeqsyncError(response.status, 'unknown', response.statusText);
   }
 }
+
+/**
+ * The caller a token names (read, not verified: the server verifies it).
+ * @param {string} token
+ * @returns {{userId: string, deviceId: string}}
+ */
+export function parseToken(token) {
+  try {
+    const claims = JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')));
+    return { userId: String(claims.sub), deviceId: String(claims.did) };
+  } catch {
+    throw new Error('not a seqsync token (a JWT with sub and did)');
+  }
+}

@@ -2,15 +2,16 @@
 // clients (the seeds' pitfalls): handshake on every connect, gap detection and range fill, first
 // screens and history pages, ack after render, lost-ack correction, skip-and-report, sends by
 // clientMsgId. The app owns the UI: it listens to events and reports what it rendered.
-import { Api } from './api.js';
+import { Api, parseToken } from './api.js';
 import { Connection } from './connection.js';
 import { Conversation } from './conversation.js';
-import { Emitter } from './emitter.js';
+import { Emitter, once } from './emitter.js';
 import { Outbox } from './outbox.js';
 import { Puller } from './puller.js';
 import { Reporter } from './reporter.js';
 import { MemoryStore } from './store.js';
-import { applyFrame, applySyncEntry, countsAsUnread, summary } from './frames.js';
+import { applyFrame, applySyncEntry } from './frames.js';
+import { countNew, listOf, localUnread, mergeListEntry, summary } from './list.js';
 
 /** @typedef {import('./conversation.js').Message} Message */
 /** @typedef {import('./connection.js').ConnectionState} ConnectionState */
@@ -127,8 +128,7 @@ export class SeqsyncClient extends Emitter {
 
   /** The conversation list as this client knows it, most recently active first (R20). */
   list() {
-    return [...this.conversations.values()].filter((conv) => conv.listed !== false && conv.updatedAt > 0)
-      .sort((a, b) => b.updatedAt - a.updatedAt || (a.convId < b.convId ? -1 : 1)).map(summary);
+    return listOf(this.conversations.values());
   }
 
   /** Fetches the conversation list (every page) and merges it in. */
@@ -136,14 +136,7 @@ export class SeqsyncClient extends Emitter {
     let cursor;
     do {
       const page = await this.api.call('GET', '/v1/conversations', { kind: 'list', query: { limit: 100, cursor } });
-      for (const entry of page.conversations) {
-        const conv = this.conversation(entry.convId);
-        conv.sawLatest(entry.latestSeq);
-        Object.assign(conv, { readSeq: Math.max(conv.readSeq, entry.readSeq), unread: entry.unread, draft: entry.draft,
-          updatedAt: Math.max(conv.updatedAt, entry.updatedAt), listed: true });
-        if (entry.name) conv.name = entry.name;
-        if (entry.lastMessage && (!conv.lastMessage || entry.lastMessage.seq >= conv.lastMessage.seq)) conv.lastMessage = entry.lastMessage;
-      }
+      for (const entry of page.conversations) mergeListEntry(this.conversation(entry.convId), entry);
       cursor = page.next ?? undefined;
     } while (cursor);
     this.listChanged();
@@ -367,33 +360,20 @@ export class SeqsyncClient extends Emitter {
     for (const { message, source: cameBy } of conv.takeDeliverable()) {
       this.emit('message', { convId: conv.convId, message, source: cameBy });
     }
-    if ((conv.anchored && conv.missing() && source !== 'history' && source !== 'first-screen') || conv.ahead()) {
+    if ((conv.missing() && source !== 'history' && source !== 'first-screen') || conv.ahead()) {
       this.puller.pull(conv, 'fill');
     }
     if (conv.latestSeq > before) this.listChanged();
   }
 
-  /** @private @param {Conversation} conv @param {Message} message Unread and list fields for a message newer than any seen (R20). */
+  /** @private @param {Conversation} conv @param {Message} message a message newer than any seen */
   counted(conv, message) {
-    conv.listed = true;
-    conv.updatedAt = Math.max(conv.updatedAt, message.createTime);
-    if (message.senderId === this.me.userId && message.type !== 'recall' && message.type !== 'system') {
-      conv.readSeq = Math.max(conv.readSeq, message.seq); // the server moves the sender's read position too
-      conv.unread = this.localUnread(conv) ?? 0;
-    } else if (message.seq > conv.readSeq && countsAsUnread(message)) {
-      conv.unread += 1;
-    }
+    countNew(conv, message, this.me.userId);
   }
 
-  /** Unread counted from the messages held, or null when some above the read position are not held. */
+  /** @param {Conversation} conv @returns {number | null} unread from the messages held, null when some are missing */
   localUnread(conv) {
-    let unread = 0;
-    for (let seq = conv.readSeq + 1; seq <= conv.latestSeq; seq += 1) {
-      const message = conv.messages.get(seq);
-      if (!message) return conv.readSeq >= conv.latestSeq ? 0 : null;
-      if (message.senderId !== this.me.userId && countsAsUnread(message)) unread += 1;
-    }
-    return unread;
+    return localUnread(conv, this.me.userId);
   }
 
   /** Tells listeners the list changed. */
@@ -405,25 +385,4 @@ export class SeqsyncClient extends Emitter {
   failed(error, during) {
     this.emit('error', { error, during });
   }
-}
-
-/**
- * The caller a token names (read, not verified: the server verifies it).
- * @param {string} token
- * @returns {{userId: string, deviceId: string}}
- */
-export function parseToken(token) {
-  try {
-    const claims = JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')));
-    return { userId: String(claims.sub), deviceId: String(claims.did) };
-  } catch {
-    throw new Error('not a seqsync token (a JWT with sub and did)');
-  }
-}
-
-/** @param {Emitter<any>} emitter @param {string} name */
-function once(emitter, name) {
-  return new Promise((resolve) => {
-    const off = emitter.on(name, (event) => { off(); resolve(event); });
-  });
 }

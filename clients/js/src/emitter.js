@@ -38,3 +38,10 @@ export class Emitter {
     }
   }
 }
+
+/** @param {Emitter<any>} emitter @param {string} name */
+export function once(emitter, name) {
+  return new Promise((resolve) => {
+    const off = emitter.on(name, (event) => { off(); resolve(event); });
+  });
+}

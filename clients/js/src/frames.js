@@ -4,14 +4,6 @@
 /** @typedef {import('./conversation.js').Conversation} Conversation */
 /** @typedef {import('./conversation.js').Message} Message */
 
-/** Unread counts the other users' text, image and file messages that are not recalled (docs/api.md). */
-const COUNTED_TYPES = new Set(['text', 'image', 'file']);
-
-/** @param {Message} message */
-export function countsAsUnread(message) {
-  return COUNTED_TYPES.has(message.type) && !message.recalled;
-}
-
 /**
  * A handshake entry or an activation: the watermark, this device's server cursor, the read position.
  * @param {Conversation} conv
@@ -24,30 +16,6 @@ export function applySyncEntry(conv, entry) {
   conv.unread = entry.unread;
   // A device without a cursor of its own (a new store) catches up from the server's cursor for it.
   if (!conv.anchored && entry.deviceCursor > 0) conv.startTailAfter(entry.deviceCursor);
-}
-
-/**
- * What the app shows in a conversation list (R20).
- * @param {Conversation} conv
- */
-export function summary(conv) {
-  return {
-    convId: conv.convId,
-    kind: conv.kind,
-    name: conv.name,
-    latestSeq: conv.latestSeq,
-    lastMessage: conv.lastMessage,
-    readSeq: conv.readSeq,
-    unread: conv.unread,
-    draft: conv.draft,
-    updatedAt: conv.updatedAt,
-    members: conv.members,
-    /** the highest seq each other member has read, by user id (R19) */
-    receipts: Object.fromEntries(conv.receipts),
-    /** the seq this device acks: everything up to it rendered or skipped (R12) */
-    ackedSeq: conv.base,
-    hasOlder: conv.hasOlder,
-  };
 }
 
 /**

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Backoff, fullJitter } from '../src/backoff.js';
 import { WebStorageStore } from '../src/store.js';
-import { parseToken } from '../src/client.js';
+import { parseToken } from '../src/api.js';
 
 test('delays are uniform below min(cap, base * 2^attempt)', () => {
   assert.equal(fullJitter(0, { baseMs: 100, capMs: 1000, random: () => 0.999 }), 99);
