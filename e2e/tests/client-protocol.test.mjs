@@ -213,3 +213,14 @@ test('a cursor ahead of the server (dirty local data) realigns to the latest seq
   assert.deepEqual(seqsOf(bob, conv), [1, 2, 3, 4]);
   await eventually(() => serverCursor(new Caller(app, 162, 'laptop'), conv), (seq) => seq === 4, { what: 'ack 4' });
 });
+
+test('a device over its fetch bucket is told 429 with Retry-After, waits it, and gets every answer', async () => {
+  const conv = 'd:171:172';
+  await new Caller(app, 171, 'phone').send(conv, 'one');
+  const bob = client(172, 'laptop');
+  // More at once than the device's bucket holds (fetch.burst, 200 by default): the server refuses some.
+  const pages = await Promise.all(Array.from({ length: 300 }, () =>
+    bob.api.call('GET', `/v1/conversations/${conv}/messages`, { kind: 'fetch', query: { last: 1 } })));
+  assert.ok(pages.every((page) => page.messages[0].content === 'one'));
+  assert.ok(bob.api.stats.rateLimited > 0, JSON.stringify(bob.api.stats));
+});
