@@ -64,6 +64,7 @@ async function round(mode, groups, byUid) {
   const expect = {};
   for (const group of chosen) for (const uid of group.members) (expect[uid] ??= []).push([group.convId, group.latest]);
   const withNew = Object.keys(expect).length;
+  const newPairs = Object.values(expect).reduce((total, list) => total + list.length, 0);
   await spread('expect', (slice) => ({ byUid: Object.fromEntries(slice.map((uid) => [uid, expect[uid] ?? []])) }));
   log(`${mode}: ${chosen.length} groups have a message waiting, for ${withNew} clients; restarting the app`);
   await app.stop();
@@ -72,13 +73,13 @@ async function round(mode, groups, byUid) {
   const upAt = Date.now();
   log(`${mode}: the app answers again; waiting for every client`);
   const reports = (await all('await', { timeoutMs: options['timeout-ms'] })).flatMap((report) => report.clients);
-  const result = summarize(mode, reports, upAt, withNew, connected);
+  const result = summarize(mode, reports, upAt, withNew, newPairs, connected);
   log(`${mode}:`, JSON.stringify(result));
   await all('close');
   return result;
 }
 
-function summarize(mode, reports, upAt, withNew, connected) {
+function summarize(mode, reports, upAt, withNew, newPairs, connected) {
   const caught = reports.filter((r) => r.caughtUpAt > 0);
   const sum = (pick) => reports.reduce((total, r) => total + pick(r), 0);
   const requests = sum((r) => (r.stats.byKind.sync ?? 0) + (r.stats.byKind.fetch ?? 0) + (r.stats.byKind['first-screen'] ?? 0));
@@ -87,6 +88,8 @@ function summarize(mode, reports, upAt, withNew, connected) {
     mode,
     clients: reports.length,
     clientsWithSomethingNew: withNew,
+    // The floor for any client: one fetch per conversation with something new.
+    conversationsWithSomethingNewPerSuchClient: round2(newPairs / Math.max(1, withNew)),
     caughtUp: caught.length,
     allCaughtUpMs: caught.length === reports.length ? Math.max(...caught.map((r) => r.caughtUpAt)) - upAt : null,
     caughtUpMs: percentiles(caught.map((r) => r.caughtUpAt - upAt).sort((a, b) => a - b)),
@@ -123,8 +126,7 @@ async function startWorkers(byUid) {
   const backoff = options['cap-ms'] > 0 ? { capMs: options['cap-ms'] } : undefined;
   for (let w = 0; w < options.workers; w += 1) {
     const slice = uids.filter((_, i) => i % options.workers === w);
-    const worker = fork(script, [JSON.stringify({ baseUrl: app.baseUrl, secret: app.secret, backoff,
-      clients: slice.map((uid) => ({ uid, convs: byUid.get(uid) })) })], { execArgv: ['--max-old-space-size=2048'] });
+    const worker = fork(script, [], { execArgv: ['--max-old-space-size=2048'] });
     worker.slice = slice;
     worker.pending = new Map();
     worker.next = 0;
@@ -137,6 +139,8 @@ async function startWorkers(byUid) {
     });
     await new Promise((resolve) => worker.once('message', resolve));
     workers.push(worker);
+    await ask(worker, 'init', { baseUrl: app.baseUrl, secret: app.secret, backoff,
+      clients: slice.map((uid) => ({ uid, convs: byUid.get(uid) })) });
   }
 }
 

@@ -27,14 +27,13 @@ class NaiveClient extends SeqsyncClient {
   }
 }
 
-const { baseUrl, secret, clients: plan, backoff } = JSON.parse(process.argv[2]);
 const network = faultyWebSocket();
 const fetch = pooledFetch(64);
-const stores = new Map(plan.map(({ uid, convs }) => {
-  const store = new MemoryStore();
-  for (const conv of convs) store.cursors.set(conv, 1); // setup acked seq 1 (the group's notice) for every member
-  return [uid, store];
-}));
+let baseUrl;
+let secret;
+let backoff;
+let plan = [];
+let stores = new Map();
 let clients = [];
 let expected = new Map(); // uid -> [[convId, seq]]
 
@@ -65,6 +64,15 @@ function check(client) {
 }
 
 const commands = {
+  async init(args) {
+    ({ baseUrl, secret, backoff, clients: plan } = args);
+    stores = new Map(plan.map(({ uid, convs }) => {
+      const store = new MemoryStore();
+      for (const conv of convs) store.cursors.set(conv, 1); // setup acked seq 1 (the group's notice) for every member
+      return [uid, store];
+    }));
+    return {};
+  },
   async connect({ mode, spreadMs }) {
     const Client = mode === 'naive' ? NaiveClient : SeqsyncClient;
     clients = plan.map(({ uid }) => {
