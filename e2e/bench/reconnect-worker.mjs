@@ -89,6 +89,10 @@ const commands = {
     await Promise.all(clients.map((client) => client.caughtUp()));
     return { connected: clients.length, rssMb: Math.round(process.memoryUsage().rss / 1e6) };
   },
+  async refuse({ on }) {
+    network.refuse = on; // connects fail at once, as against a port nobody listens on
+    return {};
+  },
   async freeze() {
     network.dropFrames = true; // pushes from now on are lost, as on a dying link
     return {};

@@ -1,8 +1,8 @@
 // The web chat client (clients/web, served by the app at /, running seqsync-client) in headless
 // Chromium against the real app: user 1 on two devices (two browser contexts) and user 2. Unread
 // badges on both devices, a read on one clearing the other's badge and showing "seen" to the
-// sender, a draft following the user to the other device, older pages on scrolling back, and the
-// offline banner while the server is down, with nothing lost after it is back. Screenshots are
+// sender, a draft following the user to the other device, older pages on scrolling back, a group
+// (created, a member added, a message recalled), and the offline banner while the server is down, with nothing lost after it is back. Screenshots are
 // kept in e2e/output/screenshots.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -81,6 +81,29 @@ test('scrolling back loads the older pages', async () => {
   await laptop.screenshot('4-history');
 });
 
+test('a group created on one device reaches its members; a member added and a message recalled show everywhere', async () => {
+  await laptop.page.locator('#new-group input[name=name]').fill('Team');
+  await laptop.page.locator('#new-group input[name=members]').fill('2');
+  await laptop.page.locator('#new-group button').click();
+  await laptop.page.locator('#title', { hasText: 'Team' }).waitFor();
+  const convId = await laptop.page.locator('#messages ol').getAttribute('data-conv');
+  assert.match(convId, /^g:/);
+  await laptop.send('hello team');
+  await desk.conversation(convId).waitFor({ timeout: 15_000 });
+  await desk.open(convId);
+  await desk.page.locator('#messages li .text', { hasText: 'hello team' }).waitFor();
+  await laptop.page.locator('#add-member input').fill('3');
+  await laptop.page.locator('#add-member button').click();
+  for (const device of [laptop, desk]) {
+    await device.page.locator('#messages li.notice', { hasText: 'added 3' }).waitFor({ timeout: 15_000 });
+  }
+  await laptop.page.locator('#messages li.mine', { hasText: 'hello team' }).locator('button.recall').click();
+  await desk.page.locator('#messages li.recalled .text', { hasText: 'message recalled' }).waitFor({ timeout: 15_000 });
+  await Promise.all([laptop.screenshot('5-group'), desk.screenshot('5-group')]);
+  await laptop.open(CONV);
+  await desk.open(CONV);
+});
+
 test('with the server stopped the banner shows; after the restart nothing is lost', async () => {
   await app.stop();
   for (const device of [laptop, phone, desk]) {
@@ -88,7 +111,7 @@ test('with the server stopped the banner shows; after the restart nothing is los
   }
   await desk.send('sent while the server was down');
   await desk.page.locator('#messages li.pending', { hasText: 'sent while the server was down' }).waitFor();
-  await Promise.all([laptop.screenshot('5-offline'), desk.screenshot('5-offline-pending')]);
+  await Promise.all([laptop.screenshot('6-offline'), desk.screenshot('6-offline-pending')]);
 
   await app.start();
   await new Caller(app, 2, 'other').send(CONV, 'sent by user 2 from elsewhere');
@@ -106,5 +129,5 @@ test('with the server stopped the banner shows; after the restart nothing is los
   assert.deepEqual(shown, Array.from({ length: HISTORY + 3 }, (_, i) => i + 1), 'every seq once, in order');
   const texts = await laptop.page.locator('#messages li .text').allTextContents();
   for (const text of expected) assert.equal(texts.filter((t) => t === text).length, 1, text);
-  await Promise.all([laptop.screenshot('6-back'), desk.screenshot('6-back')]);
+  await Promise.all([laptop.screenshot('7-back'), desk.screenshot('7-back')]);
 });
