@@ -173,6 +173,8 @@ async function call(method, path, uid, body) {
     if (response.ok) {
       const answer = await response.json();
       if (response.status !== 202 || !path.endsWith('/messages')) return answer;
+    } else if (response.status === 404 && attempt < 100) {
+      await response.json(); // a group created with a 202 (past the reply budget) is not stored yet: wait for it
     } else if (response.status !== 429 && response.status !== 503) {
       throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(await response.json())}`);
     }
