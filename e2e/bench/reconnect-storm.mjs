@@ -104,6 +104,8 @@ function summarize(mode, reports, upAt, withNew, newPairs, connected) {
     status429: sum((r) => r.stats.rateLimited),
     status503: sum((r) => r.stats.overloaded),
     networkFailures: sum((r) => r.stats.failed),
+    // Handshakes completed per client: more than 1 means sockets were dropped again during the catch-up.
+    handshakesPerClient: round2(sum((r) => r.attempts) / reports.length),
     workerRssMb: connected.map((c) => c.rssMb),
   };
 }
