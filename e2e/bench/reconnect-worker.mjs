@@ -56,7 +56,8 @@ function track(client) {
 }
 
 function check(client) {
-  if (client.caughtUpAt || !client.armed || client.state !== 'live') return;
+  // Back means a handshake after the drop (a socket not yet seen closed does not count).
+  if (client.caughtUpAt || !client.armed || client.state !== 'live' || client.timeline.liveAt.length === 0) return;
   for (const [convId, seq] of expected.get(client.uid) ?? []) {
     if (client.conversation(convId).tailEnd < seq) return;
   }
