@@ -7,6 +7,7 @@ import io.seqsync.events.Topics;
 import io.seqsync.ingress.BearerTokens;
 import io.seqsync.ingress.CommandPublisher;
 import io.seqsync.ingress.IdentityProviderTokens;
+import io.seqsync.ingress.DevSignIn;
 import io.seqsync.ingress.IngressApp;
 import io.seqsync.ingress.IngressSettings;
 import io.seqsync.ingress.IngressStores;
@@ -36,6 +37,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.JedisPooled;
@@ -106,8 +108,11 @@ public final class SeqsyncApp implements AutoCloseable {
     OpsMonitor monitor = own(new OpsMonitor(kafka, topics, config.sequencer().applicationId(), database.jdbi(),
         stores.delivery(), registry)).start();
     BearerTokens bearerTokens = new BearerTokens(tokens, config.auth().identityProvider().map(IdentityProviderTokens::new));
+    // The development sign-in only where the development secret is allowed: everything embedded.
+    Optional<DevSignIn> devSignIn = config.fullyEmbedded()
+        ? Optional.of(new DevSignIn(tokens, config.auth().demoTokenTtl())) : Optional.empty();
     ingress = own(new IngressApp(IngressSettings.from(config), publisher, replies, stores, pushes, bearerTokens, registry,
-        topics.telemetry(), monitor, health.probes()));
+        topics.telemetry(), monitor, health.probes(), devSignIn));
     ingress.start();
   }
 

@@ -93,6 +93,8 @@ public final class SeqsyncMain {
     }, "seqsync-shutdown"));
     log.info("seqsync is up: HTTP http://localhost:{}, Kafka {}, PostgreSQL {}, Redis {}", app.httpPort(),
         app.stack().kafkaBootstrapServers(), app.stack().postgresJdbcUrl(), app.stack().redisUri());
+    log.info("web chat client: http://localhost:{}/{}", app.httpPort(),
+        config.fullyEmbedded() ? " (development sign-in: any user id and device name)" : "");
     if (config.fullyEmbedded() && config.auth().secret().isEmpty()) {
       log.info("demo tokens (development secret, valid {}):\n  user 1, device phone:  {}\n  user 2, device laptop: {}"
               + "\n  operator (the ops dashboard, http://localhost:{}/ops/): {}",

@@ -12,6 +12,7 @@ import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.MessageQueries;
 import java.time.Clock;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -28,8 +29,9 @@ import org.slf4j.LoggerFactory;
  * The HTTP ingress (API.md): Javalin serving the pull API, with the pages of messages and the
  * sends served by {@link MessagesRoute} in front of it. Every {@code /v1} route needs a bearer
  * token; {@code /health} (and {@code /health/live}, {@code /health/ready}), {@code /metrics} and
- * {@code /ops/delivery} (aggregates only, for operators and scrapers, like the metrics) do not; the
- * ops dashboard ({@code /ops/}, {@code /ops/api/*}) needs an operator's token. Takes its dependencies ready-made and owns
+ * {@code /ops/delivery} (aggregates only, for operators and scrapers, like the metrics) do not, nor
+ * does the web chat client at {@code /} ({@link WebClientFiles}); the ops dashboard ({@code /ops/},
+ * {@code /ops/api/*}) needs an operator's token. Takes its dependencies ready-made and owns
  * none of them but its HTTP server and worker threads: the caller closes the publisher, the
  * waiter, the database and the registry after {@link #close()}.
  */
@@ -61,7 +63,7 @@ public final class IngressApp implements AutoCloseable {
    */
   public IngressApp(IngressSettings settings, CommandPublisher publisher, ReplyWaiter replies, IngressStores stores,
       PushHub pushes, TokenVerifier tokens, PrometheusMeterRegistry registry, Topic<String, DeliveryReport> telemetry,
-      OpsMonitor monitor, List<HealthProbe> healthProbes) {
+      OpsMonitor monitor, List<HealthProbe> healthProbes, Optional<DevSignIn> devSignIn) {
     this.settings = settings;
     MessageQueries messages = stores.messages();
     ConversationQueries conversations = stores.conversations();
@@ -80,6 +82,7 @@ public final class IngressApp implements AutoCloseable {
     this.health = new HealthEndpoints(publisher, conversations, healthProbes);
     DeliveryEndpoints delivery = new DeliveryEndpoints(access, publisher, telemetry, stores.delivery(), Clock.systemUTC());
     ArchiveEndpoint archive = new ArchiveEndpoint(access, stores.archive());
+    WebClientFiles webClient = new WebClientFiles();
     Authentication authentication = new Authentication(tokens);
     OpsAccess opsAccess = new OpsAccess(tokens);
     OpsDashboard dashboard = new OpsDashboard(new LiveFigures(registry, monitor), stores.delivery(), Clock.systemUTC());
@@ -156,6 +159,13 @@ public final class IngressApp implements AutoCloseable {
       config.routes.get("/ops/api/live", opsAccess.api(dashboard::live));
       config.routes.get("/ops/api/delivery", opsAccess.api(dashboard::deliveryDays));
       config.routes.get("/ops/api/delivery/cases", opsAccess.api(dashboard::cases));
+      config.routes.get(WebClientFiles.INDEX, webClient::index);
+      config.routes.get(WebClientFiles.FILES, webClient::file);
+      config.routes.get(WebClientFiles.LIBRARY, webClient::library);
+      devSignIn.ifPresent(signIn -> {
+        config.routes.get(DevSignIn.PATH, signIn::available);
+        config.routes.post(DevSignIn.PATH, signIn::signIn);
+      });
     });
   }
 

@@ -29,7 +29,13 @@ final class FetchStack implements AutoCloseable {
 
   /** An ingress with {@code fetchSettings} ({@code fetch.*} properties) on a fresh database. */
   TestApp app(Map<String, String> fetchSettings) {
-    return new TestApp(postgres, publisher, new ReplyWaiter(), Duration.ofSeconds(1), MAX_CONTENT_BYTES, fetchSettings, null);
+    return app(fetchSettings, true);
+  }
+
+  /** An ingress as above, with or without the development sign-in. */
+  TestApp app(Map<String, String> fetchSettings, boolean devSignIn) {
+    return new TestApp(postgres, publisher, new ReplyWaiter(), Duration.ofSeconds(1), MAX_CONTENT_BYTES, fetchSettings,
+        null, devSignIn);
   }
 
   /** The publisher the apps send commands to: it never reaches a broker. */

@@ -91,10 +91,15 @@ final class FetchStackExtension implements BeforeAllCallback, AfterAllCallback, 
 
   /** Starts this test's app with {@code fetchSettings}; it is closed after the test. */
   TestApp app(Map<String, String> fetchSettings) {
+    return app(fetchSettings, true);
+  }
+
+  /** Starts this test's app with {@code fetchSettings}, with or without the development sign-in. */
+  TestApp app(Map<String, String> fetchSettings, boolean devSignIn) {
     if (apps != Apps.ON_REQUEST || testApp != null) {
       throw new IllegalStateException("one app a test: only tests of an appOnRequest() extension start their own");
     }
-    testApp = stack.app(fetchSettings);
+    testApp = stack.app(fetchSettings, devSignIn);
     return testApp;
   }
 

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import redis.clients.jedis.JedisPooled;
 
@@ -51,6 +52,12 @@ final class TestApp implements AutoCloseable {
    */
   TestApp(LocalPostgres postgres, CommandPublisher publisher, ReplyWaiter waiter, Duration replyBudget, int maxContentBytes,
       Map<String, String> fetchSettings, URI redisUri) {
+    this(postgres, publisher, waiter, replyBudget, maxContentBytes, fetchSettings, redisUri, true);
+  }
+
+  /** With the development sign-in ({@link DevSignIn}, as in the embedded default) or without it (as anywhere else). */
+  TestApp(LocalPostgres postgres, CommandPublisher publisher, ReplyWaiter waiter, Duration replyBudget, int maxContentBytes,
+      Map<String, String> fetchSettings, URI redisUri, boolean devSignIn) {
     String url = postgres.createDatabase("ingress_" + ProcessHandle.current().pid() + "_" + DATABASES.incrementAndGet());
     database = Database.open(url, postgres.user(), postgres.password(), POOL_SIZE);
     rows = new Rows(database.jdbi());
@@ -62,7 +69,8 @@ final class TestApp implements AutoCloseable {
         new DeliveryQueries(database.jdbi(), config.delivery().renderTarget()));
     app = new IngressApp(new IngressSettings("127.0.0.1", 0, replyBudget, maxContentBytes,
         config.sequencer().maxGroupMembers(), config.fetch()), publisher, waiter, stores, new PushHub(), tokens,
-        registry, Topics.from(config.kafka()).telemetry(), monitor(config, stores), List.of())
+        registry, Topics.from(config.kafka()).telemetry(), monitor(config, stores), List.of(),
+        devSignIn ? Optional.of(new DevSignIn(tokens, Duration.ofHours(1))) : Optional.empty())
         .start();
     http = new Http(app.port());
   }

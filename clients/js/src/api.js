@@ -1,0 +1,131 @@
+// The HTTP half of API.md: JSON in and out with the bearer token, and the retry rules every call
+// shares: 429 waits its Retry-After, 503 its Retry-After or a back-off, a network failure a back-off
+// (only for calls that are safe to repeat); any other error is thrown as a SeqsyncError at once.
+import { fullJitter } from './backoff.js';
+
+/** An answer that is not a success: the HTTP status and API.md's error code. */
+export class SeqsyncError extends Error {
+  /**
+   * @param {number} status 0 when the request never got an answer
+   * @param {string} code e.g. `not_a_member`, `rate_limited`, `network`
+   * @param {string} message
+   */
+  constructor(status, code, message) {
+    super(`${status} ${code}: ${message}`);
+    this.name = 'SeqsyncError';
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/**
+ * @typedef {object} ApiOptions
+ * @property {string} baseUrl e.g. `https://chat.example.com` (no trailing slash needed)
+ * @property {string} token the bearer token (API.md: Identity)
+ * @property {typeof fetch} [fetch] defaults to the global fetch
+ * @property {number} [maxAttempts] tries of a call that may be repeated (default 8)
+ * @property {import('./backoff.js').BackoffOptions} [backoff]
+ * @property {(ms: number) => Promise<void>} [sleep]
+ */
+
+/** Counters of what this client asked of the server (the reconnect benchmark reads them). */
+export class RequestStats {
+  constructor() {
+    this.requests = 0;
+    this.rateLimited = 0;
+    this.overloaded = 0;
+    this.failed = 0;
+    /** @type {Record<string, number>} */
+    this.byKind = {};
+  }
+
+  /** @param {string} kind */
+  count(kind) {
+    this.requests += 1;
+    this.byKind[kind] = (this.byKind[kind] ?? 0) + 1;
+  }
+}
+
+export class Api {
+  /** @param {ApiOptions} options */
+  constructor({ baseUrl, token, fetch: fetchImpl, maxAttempts = 8, backoff = {}, sleep }) {
+    this.baseUrl = baseUrl.replace(/\/+$/, '');
+    this.token = token;
+    this.fetch = fetchImpl ?? ((input, init) => globalThis.fetch(input, init));
+    this.maxAttempts = maxAttempts;
+    this.backoff = backoff;
+    this.sleep = sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.stats = new RequestStats();
+  }
+
+  /**
+   * One call, with the retries its kind allows.
+   * @param {string} method
+   * @param {string} path starting with `/`
+   * @param {{body?: unknown, query?: Record<string, string | number | undefined>, kind?: string, repeatable?: boolean,
+   *   attempts?: number}} [options] `repeatable: false` for a call that must not be sent twice after a network failure
+   *   (creating a group); `attempts` caps the tries (default maxAttempts) for a caller that retries on its own
+   * @returns {Promise<any>} the parsed JSON answer
+   */
+  async call(method, path, { body, query, kind = path, repeatable = true, attempts = this.maxAttempts } = {}) {
+    const url = new URL(this.baseUrl + path);
+    for (const [key, value] of Object.entries(query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    for (let attempt = 0; ; attempt += 1) {
+      const last = attempt + 1 >= attempts;
+      this.stats.count(kind);
+      let response;
+      try {
+        response = await this.fetch(url, {
+          method,
+          headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+      } catch (error) {
+        this.stats.failed += 1;
+        if (!repeatable || last) throw new SeqsyncError(0, 'network', String(/** @type {any} */ (error)?.message ?? error));
+        await this.sleep(fullJitter(attempt, this.backoff));
+        continue;
+      }
+      if (response.ok) return response.status === 204 ? null : response.json();
+      const retryAfterMs = Number(response.headers.get('retry-after') ?? NaN) * 1000;
+      if (response.status === 429) this.stats.rateLimited += 1;
+      if (response.status === 503) this.stats.overloaded += 1;
+      if ((response.status === 429 || response.status === 503) && !last) {
+        await response.body?.cancel();
+        // Never sooner than the server asked; jittered up to twice that, so clients told the same
+        // Retry-After do not all come back in the same instant.
+        const wait = Number.isFinite(retryAfterMs) ? retryAfterMs + Math.random() * retryAfterMs
+          : fullJitter(attempt, this.backoff);
+        await this.sleep(wait);
+        continue;
+      }
+      throw await errorOf(response);
+    }
+  }
+}
+
+/** @param {Response} response */
+async function errorOf(response) {
+  try {
+    const body = await response.json();
+    return new SeqsyncError(response.status, body?.error?.code ?? 'unknown', body?.error?.message ?? response.statusText);
+  } catch {
+    return new SeqsyncError(response.status, 'unknown', response.statusText);
+  }
+}
+
+/**
+ * The caller a token names (read, not verified: the server verifies it).
+ * @param {string} token
+ * @returns {{userId: string, deviceId: string}}
+ */
+export function parseToken(token) {
+  try {
+    const claims = JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')));
+    return { userId: String(claims.sub), deviceId: String(claims.did) };
+  } catch {
+    throw new Error('not a seqsync token (a JWT with sub and did)');
+  }
+}

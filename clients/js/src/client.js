@@ -1,0 +1,388 @@
+// The client: one user's device, connected. It owns the protocol half that API.md leaves to
+// clients (the seeds' pitfalls): handshake on every connect, gap detection and range fill, first
+// screens and history pages, ack after render, lost-ack correction, skip-and-report, sends by
+// clientMsgId. The app owns the UI: it listens to events and reports what it rendered.
+import { Api, parseToken } from './api.js';
+import { Connection } from './connection.js';
+import { Conversation } from './conversation.js';
+import { Emitter, once } from './emitter.js';
+import { Outbox } from './outbox.js';
+import { Puller } from './puller.js';
+import { Reporter } from './reporter.js';
+import { MemoryStore } from './store.js';
+import { applyFrame, applySyncEntry } from './frames.js';
+import { countNew, listOf, localUnread, mergeListEntry, summary } from './list.js';
+
+/** @typedef {import('./conversation.js').Message} Message */
+/** @typedef {import('./connection.js').ConnectionState} ConnectionState */
+/** @typedef {import('./outbox.js').PendingSend} PendingSend */
+/** @typedef {ReturnType<typeof summary>} ConversationSummary */
+
+/**
+ * @typedef {object} ClientEvents
+ * @property {{convId: string, message: Message, source: import('./conversation.js').MessageSource}} message
+ *   a message new to this client; the live tail's come in seq order without gaps
+ * @property {{convId: string, message?: Message, pending?: PendingSend}} updated a held message changed (recalled), or a send failed for good
+ * @property {{convId: string, userId: string, seq: number}} receipt another member read up to seq (R19)
+ * @property {{convId: string, text: string | null, deviceId: string}} draft the user's draft, written on another device (R21)
+ * @property {{conversations: ConversationSummary[]}} list the conversation list or its unread counts changed
+ * @property {{state: ConnectionState, attempt: number, delayMs?: number}} state the connection's state changed
+ * @property {{convId: string, added: string[], removed: string[]}} membership
+ * @property {{error: unknown, during: string}} error something failed that the client will retry or has given up
+ */
+
+/**
+ * @typedef {object} ClientOptions
+ * @property {string} baseUrl the server, e.g. `https://chat.example.com`
+ * @property {string} token a bearer token (API.md: Identity)
+ * @property {any} [WebSocket] the WebSocket constructor (default: the global one; in Node 20 pass the ws package's)
+ * @property {typeof fetch} [fetch] default: the global fetch
+ * @property {import('./store.js').SeqsyncStore} [store] where cursors and unsent messages persist (default: memory)
+ * @property {'http' | 'stream'} [handshake] `http` (default): POST /v1/sync with this device's cursors on every
+ *   connect; `stream`: the handshake the stream sends first, which costs no request
+ * @property {import('./backoff.js').BackoffOptions} [backoff] reconnects
+ * @property {number} [ackIntervalMs] how long acks and telemetry are batched (default 200)
+ * @property {number} [draftDelayMs] how long a draft waits for more typing before it is saved (default 300)
+ * @property {boolean} [telemetry] report renders (R24, default true)
+ * @property {number} [pingIntervalMs]
+ */
+
+/** @extends {Emitter<ClientEvents>} */
+export class SeqsyncClient extends Emitter {
+  /** @param {ClientOptions} options */
+  constructor(options) {
+    super();
+    const { baseUrl, token, store = new MemoryStore(), handshake = 'http' } = options;
+    this.me = parseToken(token);
+    this.store = store;
+    this.handshakeMode = handshake;
+    this.draftDelayMs = options.draftDelayMs ?? 300;
+    this.api = new Api({ baseUrl, token, fetch: options.fetch });
+    /** @type {Map<string, Conversation>} */
+    this.conversations = new Map();
+    this.reporter = new Reporter(this.api, store, {
+      intervalMs: options.ackIntervalMs, telemetry: options.telemetry, onError: (error) => this.failed(error, 'report'),
+    });
+    this.outbox = new Outbox(this.api, store, {
+      committed: (message) => this.ingest(this.conversation(message.convId), [message], 'sent'),
+      changed: (pending) => this.emit('updated', { convId: pending.convId, pending }),
+    });
+    this.puller = new Puller(this.api, {
+      ingest: (conv, messages, source) => this.ingest(conv, messages, source),
+      failed: (conv, error) => this.failed(error, `pull ${conv.convId}`),
+      realigned: (conv) => { this.store.saveCursor(conv.convId, conv.base).then(() => this.reporter.ackMoved(conv)); },
+    });
+    const streamUrl = new URL('/v1/stream', this.api.baseUrl.replace(/^http/, 'ws'));
+    streamUrl.searchParams.set('access_token', token);
+    this.connection = new Connection({
+      url: streamUrl.toString(), WebSocket: options.WebSocket ?? globalThis.WebSocket, backoff: options.backoff,
+      pingIntervalMs: options.pingIntervalMs,
+      onOpen: () => this.opened(),
+      onFrame: (frame) => this.frame(frame),
+      onState: (state, detail) => this.emit('state', { state, ...detail }),
+    });
+    /** @type {Map<string, ReturnType<typeof setTimeout>>} */
+    this.draftTimers = new Map();
+    this.loaded = false;
+    this.handshakes = 0;
+  }
+
+  /** @returns {ConnectionState} */
+  get state() { return this.connection.state; }
+
+  /** Loads the stored cursors and the unsent messages, then connects (and keeps reconnecting until close()). */
+  async connect() {
+    if (!this.loaded) {
+      for (const [convId, seq] of Object.entries(await this.store.loadCursors())) {
+        if (!this.conversations.has(convId)) this.conversations.set(convId, new Conversation(convId, seq));
+      }
+      this.loaded = true;
+    }
+    this.connection.start();
+    await this.outbox.restore();
+  }
+
+  /** Stops: no more reconnects, timers or requests (pending sends stay in the store). */
+  async close() {
+    this.connection.close();
+    this.outbox.stop();
+    for (const timer of this.draftTimers.values()) clearTimeout(timer);
+    this.reporter.stop();
+    await this.reporter.flush(); // one last try of what is pending (the store has the cursors anyway)
+  }
+
+  /** Resolves once the connection is live and nothing is being caught up or filled. */
+  async caughtUp() {
+    while (this.state !== 'live' || this.puller.running.size > 0) {
+      if (this.state === 'closed') throw new Error('closed');
+      await (this.state === 'live' ? this.puller.idle() : once(this, 'state'));
+    }
+  }
+
+  /** @param {string} convId @returns {Conversation} */
+  conversation(convId) {
+    let conv = this.conversations.get(convId);
+    if (!conv) this.conversations.set(convId, (conv = new Conversation(convId)));
+    return conv;
+  }
+
+  /** The conversation list as this client knows it, most recently active first (R20). */
+  list() {
+    return listOf(this.conversations.values());
+  }
+
+  /** Fetches the conversation list (every page) and merges it in. */
+  async refreshList() {
+    let cursor;
+    do {
+      const page = await this.api.call('GET', '/v1/conversations', { kind: 'list', query: { limit: 100, cursor } });
+      for (const entry of page.conversations) mergeListEntry(this.conversation(entry.convId), entry);
+      cursor = page.next ?? undefined;
+    } while (cursor);
+    this.listChanged();
+  }
+
+  /**
+   * Opens a conversation (R14, R16): its activation, at once an ack the server lost sent again,
+   * and the first screen when none is held.
+   * @param {string} convId
+   */
+  async open(convId) {
+    const conv = this.conversation(convId);
+    const activation = await this.api.call('GET', `/v1/conversations/${encodeURIComponent(convId)}`, { kind: 'activation' });
+    applySyncEntry(conv, activation);
+    Object.assign(conv, { draft: activation.draft, kind: activation.kind, members: activation.members ?? conv.members });
+    if (activation.name) conv.name = activation.name;
+    if (conv.base > activation.deviceCursor && !conv.ahead()) await this.reporter.resend(conv); // our ack never arrived (R14)
+    if (conv.hasOlder === undefined) await this.puller.firstScreen(conv);
+    if (conv.missing() || conv.ahead()) await this.puller.pull(conv, 'catchup');
+    this.listChanged();
+    return summary(conv);
+  }
+
+  /**
+   * Loads the page of 50 before the oldest message held (R16).
+   * @param {string} convId
+   * @returns {Promise<number>} how many older messages came (0: the beginning)
+   */
+  loadOlder(convId) {
+    return this.puller.older(this.conversation(convId));
+  }
+
+  /** @param {string} convId @returns {Message[]} the messages held, by seq */
+  messages(convId) {
+    return this.conversation(convId).sorted();
+  }
+
+  /**
+   * The app rendered these messages: they count for the ack (R12) and are reported (R24).
+   * @param {string} convId
+   * @param {number | number[]} seqs
+   */
+  rendered(convId, seqs) {
+    const conv = this.conversation(convId);
+    const now = Date.now();
+    let moved = false;
+    for (const seq of [seqs].flat()) {
+      const message = conv.messages.get(seq);
+      const reportable = message && seq > conv.base && message.senderId !== this.me.userId;
+      moved = conv.markDone(seq) || moved;
+      if (reportable) {
+        this.reporter.reportRendered({ msgId: message.msgId, convId, seq, sendTime: message.createTime, renderTime: now });
+      }
+    }
+    if (moved) this.reporter.ackMoved(conv);
+  }
+
+  /**
+   * The app could not render this message (R17): it is skipped, reported, and the ack moves past it.
+   * @param {string} convId
+   * @param {number} seq
+   * @param {string} reason a short cause, kept by the server for investigation
+   */
+  renderFailed(convId, seq, reason) {
+    const conv = this.conversation(convId);
+    const message = conv.messages.get(seq);
+    if (message) this.reporter.reportFailure({ msgId: message.msgId, convId, seq, reason: String(reason).slice(0, 500) || 'render failed' });
+    if (conv.markDone(seq)) this.reporter.ackMoved(conv);
+  }
+
+  /**
+   * Sends a message; it is pending until its committed seq arrives (`committed` resolves then).
+   * @param {string} convId
+   * @param {string} content
+   * @param {string} [type]
+   * @returns {PendingSend}
+   */
+  send(convId, content, type = 'text') {
+    const conv = this.conversation(convId);
+    conv.listed = true;
+    return this.outbox.send(convId, content, type);
+  }
+
+  /** @param {string} [convId] @returns {PendingSend[]} sends not committed yet */
+  pending(convId) {
+    return this.outbox.pending().filter((item) => convId === undefined || item.convId === convId);
+  }
+
+  /**
+   * Recalls one of our messages (R6); resolves with the recall notice.
+   * @param {string} convId
+   * @param {number} seq
+   */
+  async recall(convId, seq) {
+    const answer = await this.api.call('POST', `/v1/conversations/${encodeURIComponent(convId)}/messages/${seq}/recall`, { kind: 'recall' });
+    const conv = this.conversation(convId);
+    if (answer?.notice) this.ingest(conv, [answer.notice], 'sent');
+    return answer?.notice;
+  }
+
+  /**
+   * The user read up to `seq` (default: the latest held), for all their devices (R18).
+   * @param {string} convId
+   * @param {number} [seq]
+   */
+  async markRead(convId, seq) {
+    const conv = this.conversation(convId);
+    const upTo = seq ?? conv.latestSeq;
+    if (upTo <= conv.readSeq) return;
+    conv.readSeq = upTo;
+    conv.unread = this.localUnread(conv) ?? conv.unread;
+    this.listChanged();
+    await this.api.call('POST', '/v1/reads', { kind: 'read', body: { convId, seq: upTo } });
+  }
+
+  /**
+   * The draft of a conversation, saved after a short pause in typing and synced to the user's other devices (R21).
+   * @param {string} convId
+   * @param {string} text
+   */
+  setDraft(convId, text) {
+    this.conversation(convId).draft = text;
+    clearTimeout(this.draftTimers.get(convId));
+    return new Promise((resolve) => {
+      this.draftTimers.set(convId, setTimeout(() => {
+        this.draftTimers.delete(convId);
+        this.api.call('PUT', `/v1/conversations/${encodeURIComponent(convId)}/draft`, { kind: 'draft', body: { text } })
+          .catch((error) => this.failed(error, 'draft')).finally(() => resolve(undefined));
+      }, this.draftDelayMs));
+    });
+  }
+
+  /**
+   * Creates a group with the caller and `members` (user ids); resolves with its convId.
+   * @param {string} name
+   * @param {string[]} members
+   */
+  async createGroup(name, members) {
+    const created = await this.api.call('POST', '/v1/groups', { kind: 'group', body: { name, members }, repeatable: false });
+    const conv = this.conversation(created.convId);
+    Object.assign(conv, { name: created.name ?? name, kind: 'group', listed: true });
+    if (created.notice) this.ingest(conv, [created.notice], 'sent');
+    return created.convId;
+  }
+
+  /**
+   * @param {string} convId
+   * @param {{add?: string[], remove?: string[]}} change
+   */
+  changeMembers(convId, { add = [], remove = [] }) {
+    return this.api.call('POST', `/v1/conversations/${encodeURIComponent(convId)}/members`, { kind: 'members', body: { add, remove } });
+  }
+
+  /** @private */
+  async opened() {
+    const connection = this.handshakes += 1;
+    if (this.handshakeMode === 'stream') return; // the stream's first frame is the handshake
+    try {
+      const cursors = {};
+      for (const conv of this.conversations.values()) if (conv.base > 0) cursors[conv.convId] = conv.base;
+      const answer = await this.api.call('POST', '/v1/sync', { kind: 'sync', body: { cursors } });
+      if (connection === this.handshakes) this.synced(answer.conversations);
+    } catch (error) {
+      this.failed(error, 'handshake');
+      if (connection === this.handshakes) this.connection.restart();
+    }
+  }
+
+  /**
+   * A handshake's answer (R13): only the conversations with something new; pull those.
+   * @private
+   * @param {any[]} entries
+   */
+  synced(entries) {
+    for (const entry of entries) {
+      const conv = this.conversation(entry.convId);
+      applySyncEntry(conv, entry);
+      conv.listed = true;
+      if (conv.base > entry.deviceCursor && !conv.ahead()) this.reporter.resend(conv); // a lost ack (R14)
+      if (conv.missing() || !conv.anchored || conv.ahead()) this.puller.pull(conv, 'catchup');
+    }
+    this.connection.live();
+    this.outbox.retryAll();
+    this.reporter.flush();
+    if (entries.length > 0) this.listChanged();
+  }
+
+  /** @private @param {any} frame */
+  frame(frame) {
+    if (frame.type === 'sync') {
+      if (this.handshakeMode === 'stream') this.synced(frame.conversations ?? []);
+      return;
+    }
+    applyFrame(this, frame);
+  }
+
+  /**
+   * Takes messages in from anywhere; hands the app new ones (the live tail in seq order), merges
+   * duplicates by seq and msgId, settles pending sends, fills a gap at once (R9).
+   * @param {Conversation} conv
+   * @param {Message[]} messages
+   * @param {import('./conversation.js').MessageSource} source
+   */
+  ingest(conv, messages, source) {
+    const before = conv.latestSeq;
+    for (const message of [...messages].sort((a, b) => a.seq - b.seq)) {
+      const outcome = conv.add(message);
+      this.outbox.settle(message, this.me.userId);
+      if (message.type === 'recall') {
+        const recalled = conv.recall(Number(message.content));
+        if (recalled) this.emit('updated', { convId: conv.convId, message: recalled });
+      }
+      if (outcome === 'updated') this.emit('updated', { convId: conv.convId, message: conv.messages.get(message.seq) });
+      if (outcome !== 'new') continue;
+      if (message.seq <= conv.delivered) {
+        if (conv.hand(message.seq)) this.emit('message', { convId: conv.convId, message, source });
+      }
+      else conv.sources.set(message.seq, source);
+      if (message.seq > before && source !== 'history') this.counted(conv, message);
+    }
+    for (const { message, source: cameBy } of conv.takeDeliverable()) {
+      this.emit('message', { convId: conv.convId, message, source: cameBy });
+    }
+    if ((conv.missing() && source !== 'history' && source !== 'first-screen') || conv.ahead()) {
+      this.puller.pull(conv, 'fill');
+    }
+    if (conv.latestSeq > before) this.listChanged();
+  }
+
+  /** @private @param {Conversation} conv @param {Message} message a message newer than any seen */
+  counted(conv, message) {
+    countNew(conv, message, this.me.userId);
+  }
+
+  /** @param {Conversation} conv @returns {number | null} unread from the messages held, null when some are missing */
+  localUnread(conv) {
+    return localUnread(conv, this.me.userId);
+  }
+
+  /** Tells listeners the list changed. */
+  listChanged() {
+    this.emit('list', { conversations: this.list() });
+  }
+
+  /** @param {unknown} error @param {string} during */
+  failed(error, during) {
+    this.emit('error', { error, during });
+  }
+}

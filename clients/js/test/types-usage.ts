@@ -1,0 +1,21 @@
+// Compiled (not run) against the generated declarations: what a TypeScript app writes.
+import { SeqsyncClient, MemoryStore, type SeqsyncError } from '../types/index.js';
+
+const client = new SeqsyncClient({ baseUrl: 'http://localhost:8080', token: 'a.b.c', store: new MemoryStore(), handshake: 'stream' });
+client.on('message', ({ convId, message, source }) => {
+  const seq: number = message.seq;
+  const from: 'push' | 'catchup' | 'fill' | 'first-screen' | 'history' | 'sent' = source;
+  if (message.type === 'text') client.rendered(convId, seq);
+  else client.renderFailed(convId, seq, `cannot show ${message.type} yet (${from})`);
+});
+client.on('receipt', ({ userId, seq }) => console.log(userId.toUpperCase(), seq + 1));
+client.on('draft', ({ text }) => console.log(text?.length));
+client.on('state', ({ state }) => { const live: boolean = state === 'live'; return live; });
+client.on('list', ({ conversations }) => conversations.map((c) => c.unread + c.latestSeq));
+const pending = client.send('d:1:2', 'hello');
+pending.committed.then((message) => message.seq).catch((error: SeqsyncError) => error.status);
+// @ts-expect-error: the event map is checked
+client.on('no-such-event', () => {});
+// @ts-expect-error: seqs are numbers
+client.rendered('d:1:2', '3');
+export {};

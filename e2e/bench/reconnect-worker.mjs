@@ -1,0 +1,143 @@
+// One worker process of scripts/bench-reconnect: holds its share of the library clients and runs
+// the main process's commands (connect, freeze, expect, close) over IPC.
+import { SeqsyncClient, MemoryStore } from '../../clients/js/src/index.js';
+import { faultyWebSocket } from '../lib/clients.mjs';
+import { mintToken } from '../lib/tokens.mjs';
+import { pooledFetch } from './node-fetch.mjs';
+import { messagesPath } from '../../clients/js/src/puller.js';
+
+/**
+ * The naive way: no handshake; on every reconnect, fetch every conversation the client is in (its
+ * first connect, before the storm, is the library's, to set up the round quickly).
+ */
+class NaiveClient extends SeqsyncClient {
+  async opened() {
+    if (!this.armed) return super.opened();
+    const round = (this.handshakes += 1);
+    try {
+      await Promise.all([...this.conversations.values()].map(async (conv) => {
+        const page = await this.api.call('GET', messagesPath(conv.convId), { kind: 'fetch' }); // from the device cursor
+        this.puller.take(conv, page, 'catchup');
+        if (conv.missing()) await this.puller.pull(conv, 'catchup');
+      }));
+      if (round === this.handshakes) this.connection.live();
+    } catch (error) {
+      if (round === this.handshakes) this.connection.restart();
+    }
+  }
+}
+
+const network = faultyWebSocket();
+const fetch = pooledFetch(64);
+let baseUrl;
+let secret;
+let backoff;
+let plan = [];
+let stores = new Map();
+let clients = [];
+let expected = new Map(); // uid -> [[convId, seq]]
+
+function track(client) {
+  client.timeline = { liveAt: [], openedAt: [], handshakeMs: [] };
+  let openedAt = 0;
+  client.on('state', ({ state }) => {
+    const now = Date.now();
+    if (state === 'syncing') openedAt = now;
+    if (state === 'live') {
+      client.timeline.liveAt.push(now);
+      client.timeline.handshakeMs.push(now - openedAt);
+    }
+    check(client);
+  });
+  client.on('message', ({ convId, message }) => {
+    client.rendered(convId, message.seq);
+    check(client);
+  });
+}
+
+function check(client) {
+  // Back means a handshake after the drop (a socket not yet seen closed does not count).
+  if (client.caughtUpAt || !client.armed || client.state !== 'live' || client.timeline.liveAt.length === 0) return;
+  for (const [convId, seq] of expected.get(client.uid) ?? []) {
+    if (client.conversation(convId).tailEnd < seq) return;
+  }
+  client.caughtUpAt = Date.now();
+}
+
+const commands = {
+  async init(args) {
+    ({ baseUrl, secret, backoff, clients: plan } = args);
+    stores = new Map(plan.map(({ uid, convs }) => {
+      const store = new MemoryStore();
+      for (const conv of convs) store.cursors.set(conv, 1); // setup acked seq 1 (the group's notice) for every member
+      return [uid, store];
+    }));
+    return {};
+  },
+  async connect({ mode, spreadMs }) {
+    const Client = mode === 'naive' ? NaiveClient : SeqsyncClient;
+    clients = plan.map(({ uid }) => {
+      const client = new Client({
+        baseUrl, token: mintToken(secret, uid, 'bench'), WebSocket: network.WebSocket, fetch, store: stores.get(uid),
+        handshake: mode === 'stream' ? 'stream' : 'http', telemetry: false, backoff, ackIntervalMs: 500,
+      });
+      client.uid = uid;
+      track(client);
+      return client;
+    });
+    await Promise.all(clients.map((client, i) => new Promise((resolve) => setTimeout(resolve, (spreadMs * i) / clients.length))
+      .then(() => client.connect())));
+    await Promise.all(clients.map((client) => client.caughtUp()));
+    return { connected: clients.length, rssMb: Math.round(process.memoryUsage().rss / 1e6) };
+  },
+  async refuse({ on }) {
+    network.refuse = on; // connects fail at once, as against a port nobody listens on
+    return {};
+  },
+  async freeze() {
+    network.dropFrames = true; // pushes from now on are lost, as on a dying link
+    return {};
+  },
+  async expect({ byUid }) {
+    expected = new Map(Object.entries(byUid).map(([uid, list]) => [Number(uid), list]));
+    return {};
+  },
+  async dropped() {
+    network.dropFrames = false;
+    for (const client of clients) {
+      client.api.stats = new client.api.stats.constructor();
+      client.timeline = { liveAt: [], openedAt: [], handshakeMs: [] };
+      client.armed = true;
+      client.caughtUpAt = 0;
+    }
+    return {};
+  },
+  async await({ timeoutMs }) {
+    const deadline = Date.now() + timeoutMs;
+    while (clients.some((client) => !client.caughtUpAt) && Date.now() < deadline) {
+      clients.forEach(check);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return {
+      rssMb: Math.round(process.memoryUsage().rss / 1e6),
+      clients: clients.map((client) => ({
+        uid: client.uid, caughtUpAt: client.caughtUpAt, firstLiveAt: client.timeline.liveAt[0] ?? 0,
+        handshakeMs: client.timeline.handshakeMs[0] ?? null, stats: client.api.stats, attempts: client.timeline.liveAt.length,
+      })),
+    };
+  },
+  async close() {
+    await Promise.all(clients.map((client) => client.close()));
+    clients = [];
+    return {};
+  },
+};
+
+process.on('message', async ({ id, command, args }) => {
+  try {
+    process.send({ id, result: await commands[command](args ?? {}) });
+  } catch (error) {
+    process.send({ id, error: String(error?.stack ?? error) });
+  }
+});
+process.send({ ready: true });
