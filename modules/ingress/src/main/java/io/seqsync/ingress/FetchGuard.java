@@ -55,6 +55,15 @@ final class FetchGuard {
     };
   }
 
+  /**
+   * Lets the handshake a push socket gets on connecting into the first-screen lane: outside the
+   * device's bucket (one per connection), but within the lane's bounds, so that a storm of
+   * reconnecting devices queues for PostgreSQL's connections instead of taking them all.
+   */
+  Lane.Permit admitStreamHandshake() {
+    return enter(firstScreen);
+  }
+
   /** Lets a page of messages in, into the lane of its mode: latest and from-cursor pages are first screens. */
   Lane.Permit admitPage(Caller caller, FetchRequest.Mode mode) {
     return admit(caller, switch (mode) {
@@ -75,6 +84,10 @@ final class FetchGuard {
           "too many fetches from this device; retry after the Retry-After seconds",
           (waitNanos + TimeUnit.SECONDS.toNanos(1) - 1) / TimeUnit.SECONDS.toNanos(1));
     }
+    return enter(lane);
+  }
+
+  private static Lane.Permit enter(Lane lane) {
     return lane.enter().orElseThrow(() -> ApiException.retryLater(503, "overloaded",
         "the server's " + lane.name() + " lane is full; retry after the Retry-After seconds", LANE_RETRY_AFTER_SECONDS));
   }

@@ -86,9 +86,9 @@ public final class IngressApp implements AutoCloseable {
     Authentication authentication = new Authentication(tokens);
     OpsAccess opsAccess = new OpsAccess(tokens);
     OpsDashboard dashboard = new OpsDashboard(new LiveFigures(registry, monitor), stores.delivery(), Clock.systemUTC());
-    StreamEndpoint stream = new StreamEndpoint(authentication, access, publisher, syncs, pushes);
     HttpMetrics metrics = new HttpMetrics(registry);
     FetchGuard fetchGuard = new FetchGuard(settings.fetch(), registry);
+    StreamEndpoint stream = new StreamEndpoint(authentication, access, publisher, syncs, pushes, fetchGuard);
     MessagesRoute messagesRoute = new MessagesRoute(authentication, access, fetchGuard,
         new FetchService(messages, conversations, new SyncDepth(registry, System::nanoTime)), conversation, publisher, Math.toIntExact(settings.maxRequestBytes()), metrics);
     registry.gauge("seqsync.ingress.pending.replies", replies, ReplyWaiter::pendingCount);

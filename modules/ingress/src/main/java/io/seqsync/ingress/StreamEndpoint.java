@@ -16,23 +16,30 @@ import java.util.concurrent.ConcurrentHashMap;
  * ({@code sync}), then pushed frames. Client frames {@code ack} and {@code read} become commands,
  * {@code ping} is answered {@code pong}; anything else (not JSON, binary, an unknown type, a bad
  * field) gets an error frame and changes nothing. A text frame over Jetty's limit (64 KiB) closes
- * the socket with 1009 (message too big).
+ * the socket with 1009 (message too big). The handshake runs in the first-screen lane
+ * ({@link FetchGuard#admitStreamHandshake}); when the lane is full the socket is closed with 1013
+ * (try again later), and the client reconnects after its back-off.
  */
 final class StreamEndpoint {
+  // RFC 6455's registry: the server is overloaded, the client should reconnect later.
+  static final int TRY_AGAIN_LATER = 1013;
+
   private final Authentication authentication;
   private final AccessControl access;
   private final CommandPublisher publisher;
   private final SyncService syncs;
   private final PushHub hub;
+  private final FetchGuard fetchGuard;
   private final Map<String, PushConnection> connections = new ConcurrentHashMap<>();
 
   StreamEndpoint(Authentication authentication, AccessControl access, CommandPublisher publisher, SyncService syncs,
-      PushHub hub) {
+      PushHub hub, FetchGuard fetchGuard) {
     this.authentication = authentication;
     this.access = access;
     this.publisher = publisher;
     this.syncs = syncs;
     this.hub = hub;
+    this.fetchGuard = fetchGuard;
   }
 
   void configure(WsConfig ws) {
@@ -50,7 +57,12 @@ final class StreamEndpoint {
     ctx.disableAutomaticPings();
     PushConnection connection = hub.connect(ctx.sessionId(), caller, ctx.session);
     connections.put(ctx.sessionId(), connection);
-    connection.start(PushFrames.sync(syncs.sync(caller, Json.MAPPER.createObjectNode())));
+    try (Lane.Permit handshake = fetchGuard.admitStreamHandshake()) {
+      connection.start(PushFrames.sync(syncs.sync(caller, Json.MAPPER.createObjectNode())));
+    } catch (ApiException overloaded) {
+      closed(ctx);
+      ctx.closeSession(TRY_AGAIN_LATER, overloaded.code());
+    }
   }
 
   private void received(WsMessageContext ctx) {

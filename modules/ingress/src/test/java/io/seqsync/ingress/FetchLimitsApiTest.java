@@ -155,6 +155,36 @@ class FetchLimitsApiTest {
     }
   }
 
+  @Test
+  void aPushSocketWhoseHandshakeFindsTheFirstScreenLaneFullIsClosedWithTryAgainLater() throws Exception {
+    app(Map.of("fetch.first-screen.concurrency", "1", "fetch.first-screen.queue", "0"));
+    String phone = test.token(1, "phone");
+    ExecutorService threads = Executors.newSingleThreadExecutor();
+    try (org.jdbi.v3.core.Handle lock = test.database.jdbi().open()) {
+      // A handshake that holds the lane: its query waits for the table this transaction locks.
+      lock.begin();
+      lock.execute("lock table conversations in access exclusive mode");
+      Future<Http.Response> held = threads.submit(() -> test.http.post("/v1/sync", phone, "{}"));
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (test.registry.get("seqsync.ingress.lane.in.flight").tag("lane", "first-screen").gauge().value() < 1) {
+        assertThat(System.nanoTime()).as("the held handshake entered the lane").isLessThan(deadline);
+        Thread.sleep(10);
+      }
+      try (WsProbe refused = new WsProbe(test.app.port(), test.token(1, "laptop"))) {
+        assertThat(refused.next()).as("no sync frame").isNull();
+        assertThat(refused.closeCode()).isEqualTo(StreamEndpoint.TRY_AGAIN_LATER);
+      }
+      lock.rollback();
+      assertThat(held.get(30, TimeUnit.SECONDS).status()).isEqualTo(200);
+    } finally {
+      threads.shutdownNow();
+    }
+    try (WsProbe admitted = new WsProbe(test.app.port(), test.token(1, "laptop"))) {
+      assertThat(admitted.next().get("type").asText()).isEqualTo("sync");
+    }
+    assertThat(rejected("first-screen")).isEqualTo(1);
+  }
+
   private double rejected(String lane) {
     return test.registry.get("seqsync.ingress.lane.rejected").tag("lane", lane).counter().count();
   }
