@@ -1,6 +1,6 @@
 package io.seqsync.app;
 
-import io.seqsync.store.MessageArchive;
+import io.seqsync.projector.postgres.MessageArchive;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Executors;

@@ -1,7 +1,7 @@
 package io.seqsync.ingress;
 
 import io.javalin.http.Context;
-import io.seqsync.store.DeliveryLedger;
+import io.seqsync.store.DeliveryCause;
 import io.seqsync.store.DeliveryQueries;
 import java.io.InputStream;
 import java.time.Clock;
@@ -88,7 +88,7 @@ final class OpsDashboard {
   /** GET /ops/api/delivery/cases?cause=&limit=&offset=: the negative-case library, newest first. */
   void cases(Context ctx) {
     String cause = ctx.queryParam("cause");
-    List<String> causes = Arrays.stream(DeliveryLedger.Cause.values()).map(DeliveryLedger.Cause::column).toList();
+    List<String> causes = Arrays.stream(DeliveryCause.values()).map(DeliveryCause::column).toList();
     if (cause != null && !causes.contains(cause)) {
       throw FetchRequest.invalid("cause must be one of " + causes);
     }

@@ -1,7 +1,7 @@
 package io.seqsync.projector;
 
 import io.seqsync.events.model.Event;
-import io.seqsync.store.ProjectionResult;
+import io.seqsync.projector.postgres.ProjectionResult;
 import java.util.List;
 import java.util.Map;
 

@@ -10,9 +10,9 @@ import io.seqsync.events.model.ReadAdvanced;
 import io.seqsync.events.model.RecallApplied;
 import io.seqsync.store.ConversationIndex;
 import io.seqsync.store.ConversationQueries;
-import io.seqsync.store.ProjectionOffsets;
 import io.seqsync.store.RedisHealth;
 import io.seqsync.store.StoredMessage;
+import io.seqsync.store.StoredOffsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -119,7 +119,7 @@ public final class ConversationIndexer implements CommitListener {
   /** Brings the index of the assigned partitions up to the offsets PostgreSQL stored. */
   private void reconcile(Set<Integer> assigned) {
     reconcileNeeded = false;
-    Map<Integer, Long> stored = jdbi.withHandle(handle -> ProjectionOffsets.read(handle, topic));
+    Map<Integer, Long> stored = jdbi.withHandle(handle -> StoredOffsets.read(handle, topic));
     Map<Integer, Long> marks = index.indexed(topic);
     Map<Integer, Long> gaps = new TreeMap<>();
     boolean unknown = false;

@@ -3,11 +3,12 @@ package io.seqsync.projector;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
+import io.seqsync.projector.postgres.ProjectionOffsets;
+import io.seqsync.projector.postgres.ProjectionResult;
+import io.seqsync.projector.postgres.ProjectionWriter;
 import io.seqsync.store.Database;
 import io.seqsync.store.Outcome;
-import io.seqsync.store.ProjectionOffsets;
-import io.seqsync.store.ProjectionResult;
-import io.seqsync.store.ProjectionWriter;
+import io.seqsync.store.StoredOffsets;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -240,7 +241,7 @@ public final class Projector implements AutoCloseable {
     if (partitions.isEmpty()) {
       return;
     }
-    Map<Integer, Long> stored = database.jdbi().withHandle(handle -> ProjectionOffsets.read(handle, topic));
+    Map<Integer, Long> stored = database.jdbi().withHandle(handle -> StoredOffsets.read(handle, topic));
     for (TopicPartition partition : partitions) {
       Long next = stored.get(partition.partition());
       if (next == null) {

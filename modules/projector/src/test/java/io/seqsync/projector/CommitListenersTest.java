@@ -3,8 +3,8 @@ package io.seqsync.projector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.seqsync.projector.postgres.ProjectionResult;
 import io.seqsync.store.Outcome;
-import io.seqsync.store.ProjectionResult;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;

@@ -2,7 +2,7 @@ package io.seqsync.projector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.seqsync.store.ProjectionOffsets;
+import io.seqsync.store.StoredOffsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -85,7 +85,7 @@ final class StoredProjection {
   }
 
   Map<Integer, Long> offsets() {
-    return jdbi.withHandle(handle -> ProjectionOffsets.read(handle, topic));
+    return jdbi.withHandle(handle -> StoredOffsets.read(handle, topic));
   }
 
   private long count(String sql) {

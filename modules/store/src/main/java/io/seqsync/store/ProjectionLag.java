@@ -112,7 +112,7 @@ public final class ProjectionLag implements AutoCloseable {
     int seconds = (int) Math.max(1, timeout.toSeconds());
     return jdbi.withHandle(handle -> {
       handle.getConfig(SqlStatements.class).setQueryTimeout(seconds);
-      return ProjectionOffsets.read(handle, topic);
+      return StoredOffsets.read(handle, topic);
     });
   }
 

@@ -27,12 +27,17 @@ public record StoredMessage(
   public static StoredMessage sent(io.seqsync.events.model.Command command, io.seqsync.events.model.SendMessage send,
       Outcome outcome) {
     return new StoredMessage(outcome.msgId(), outcome.convId(), outcome.seq(), command.getUserId(), command.getDeviceId(),
-        send.getClientMsgId(), ProjectionWriter.apiType(send.getType()), send.getContent(), outcome.createTime(), false);
+        send.getClientMsgId(), apiType(send.getType()), send.getContent(), outcome.createTime(), false);
   }
 
   /** A message just appended (not recalled yet), as an event carries it. */
   public static StoredMessage of(io.seqsync.events.model.Message m) {
     return new StoredMessage(m.getMsgId(), m.getConvId(), m.getSeq(), m.getSenderId(), m.getSenderDevice(),
-        m.getClientMsgId(), ProjectionWriter.apiType(m), m.getContent(), m.getCreateTime(), false);
+        m.getClientMsgId(), apiType(m.getType()), m.getContent(), m.getCreateTime(), false);
+  }
+
+  /** The API's name of a message type: its lowercase name. */
+  public static String apiType(io.seqsync.events.model.MessageType type) {
+    return type.name().toLowerCase(java.util.Locale.ROOT);
   }
 }

@@ -27,7 +27,7 @@ class MessageQueriesTest {
 
   @Test
   void afterPagesForwardWithHasMore() {
-    insert(database.jdbi(), CONV, 120);
+    TestDatabases.insertMessages(database.jdbi(), CONV, 120);
 
     MessageQueries.Page first = queries.after(CONV, 0, 50);
     assertThat(seqs(first)).containsExactlyElementsOf(range(1, 50));
@@ -52,7 +52,7 @@ class MessageQueriesTest {
 
   @Test
   void rangeReturnsExactlyTheGap() {
-    insert(database.jdbi(), CONV, 120);
+    TestDatabases.insertMessages(database.jdbi(), CONV, 120);
 
     assertThat(seqs(queries.range(CONV, 10, 15, 50))).containsExactlyElementsOf(range(11, 15));
     assertThat(queries.range(CONV, 10, 15, 50).hasMore()).isFalse();
@@ -70,7 +70,7 @@ class MessageQueriesTest {
 
   @Test
   void lastAndBeforePageBackwardsInAscendingOrder() {
-    insert(database.jdbi(), CONV, 120);
+    TestDatabases.insertMessages(database.jdbi(), CONV, 120);
 
     MessageQueries.Page latest = queries.last(CONV, 20);
     assertThat(seqs(latest)).containsExactlyElementsOf(range(101, 120));
@@ -92,7 +92,7 @@ class MessageQueriesTest {
 
   @Test
   void unknownConversationIsEmptyAtZero() {
-    insert(database.jdbi(), CONV, 3);
+    TestDatabases.insertMessages(database.jdbi(), CONV, 3);
 
     for (MessageQueries.Page page : List.of(queries.after("d:7:8", 0, 50), queries.last("d:7:8", 20),
         queries.before("d:7:8", 10, 50), queries.range("g:none", 0, 10, 50))) {
@@ -106,7 +106,7 @@ class MessageQueriesTest {
 
   @Test
   void nothingAboveTheWatermarkIsListed() {
-    insert(database.jdbi(), CONV, 10);
+    TestDatabases.insertMessages(database.jdbi(), CONV, 10);
     // A row the projector has not yet covered with the watermark (it writes both in one
     // transaction, so this cannot be seen in practice; the queries do not rely on that).
     database.jdbi().useHandle(handle -> handle.execute("update conversations set latest_seq = 8 where conv_id = ?", CONV));
@@ -118,8 +118,8 @@ class MessageQueriesTest {
 
   @Test
   void conversationsDoNotMix() {
-    insert(database.jdbi(), CONV, 5);
-    insert(database.jdbi(), "g:team", 7);
+    TestDatabases.insertMessages(database.jdbi(), CONV, 5);
+    TestDatabases.insertMessages(database.jdbi(), "g:team", 7);
 
     assertThat(queries.after(CONV, 0, 50).messages()).allMatch(m -> m.convId().equals(CONV)).hasSize(5);
     assertThat(queries.last("g:team", 50).messages()).allMatch(m -> m.convId().equals("g:team")).hasSize(7);
@@ -127,7 +127,7 @@ class MessageQueriesTest {
 
   @Test
   void bySeqReadsEveryFieldAndHidesRecalledContent() {
-    insert(database.jdbi(), CONV, 3);
+    TestDatabases.insertMessages(database.jdbi(), CONV, 3);
     database.jdbi().useHandle(handle ->
         handle.execute("update messages set recalled = true where conv_id = ? and seq = 2", CONV));
 
@@ -143,7 +143,7 @@ class MessageQueriesTest {
 
   @Test
   void pagesReadEveryFieldAsBySeqDoes() {
-    insert(database.jdbi(), CONV, 6);
+    TestDatabases.insertMessages(database.jdbi(), CONV, 6);
     database.jdbi().useHandle(handle -> {
       handle.execute("update messages set recalled = true where conv_id = ? and seq = 3", CONV);
       handle.execute("update messages set content = ?, sender_device = 'tablet-2', type = 'image' where conv_id = ?"
@@ -164,20 +164,6 @@ class MessageQueriesTest {
   void limitMustBePositive() {
     assertThatThrownBy(() -> queries.after(CONV, 0, 0)).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> queries.last(CONV, -1)).isInstanceOf(IllegalArgumentException.class);
-  }
-
-  /** Messages 1..count of {@code conv}, alternately from users 1 and 2, and the watermark at count. */
-  static void insert(Jdbi jdbi, String conv, int count) {
-    jdbi.useTransaction(handle -> {
-      handle.execute("insert into conversations (conv_id, kind, latest_seq, last_activity) values (?, ?, ?, ?)",
-          conv, conv.startsWith("g:") ? "group" : "direct", count, 5000 + count);
-      for (int seq = 1; seq <= count; seq++) {
-        handle.execute("insert into messages (conv_id, seq, msg_id, sender_id, sender_device, client_msg_id, type,"
-                + " content, create_time) values (?, ?, ?, ?, 'phone', ?, 'text', ?, ?)",
-            conv, seq, (conv.startsWith("g:") ? 2000 : 1000) + seq, seq % 2 == 1 ? 1 : 2, "c-" + seq,
-            "hello " + seq, 5000 + seq);
-      }
-    });
   }
 
   private static List<Long> seqs(MessageQueries.Page page) {

@@ -1,9 +1,10 @@
-package io.seqsync.store;
+package io.seqsync.projector.postgres;
 
 import io.seqsync.events.ConvId;
 import io.seqsync.events.model.Event;
 import io.seqsync.events.model.Message;
 import io.seqsync.events.model.MessageType;
+import io.seqsync.store.StoredMessage;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -83,15 +84,6 @@ public final class ProjectionWriter {
     recordGaps(handle, plan);
     upsertPositions(handle, plan);
     return new ProjectionResult(plan.outcomes, plan.anomalies);
-  }
-
-  /** The MessageType's name in the API: {@code text}, {@code recall}, ... */
-  static String apiType(Message message) {
-    return apiType(message.getType());
-  }
-
-  static String apiType(MessageType type) {
-    return type.name().toLowerCase(Locale.ROOT);
   }
 
   // Locks the batch's conversations until commit, creating the missing ones: the latest_seq read
@@ -194,7 +186,7 @@ public final class ProjectionWriter {
       senderIds[i] = message.getSenderId();
       senderDevices[i] = message.getSenderDevice();
       clientMsgIds[i] = message.getClientMsgId();
-      types[i] = apiType(message);
+      types[i] = StoredMessage.apiType(message.getType());
       contents[i] = message.getContent();
       createTimes[i] = message.getCreateTime();
     }

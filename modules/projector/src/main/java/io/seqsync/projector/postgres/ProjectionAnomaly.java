@@ -1,4 +1,4 @@
-package io.seqsync.store;
+package io.seqsync.projector.postgres;
 
 import java.util.Locale;
 

@@ -1,4 +1,4 @@
-package io.seqsync.store;
+package io.seqsync.projector.postgres;
 
 import java.util.List;
 import org.jdbi.v3.core.Jdbi;

@@ -1,12 +1,12 @@
-package io.seqsync.store;
+package io.seqsync.projector.postgres;
 
 import io.seqsync.events.model.DeliveryReport;
 import io.seqsync.events.model.RenderFailed;
 import io.seqsync.events.model.Rendered;
+import io.seqsync.store.DeliveryCause;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.stream.IntStream;
 import org.jdbi.v3.core.Handle;
@@ -23,23 +23,6 @@ import org.jdbi.v3.core.statement.PreparedBatch;
  * report delivered twice changes nothing. Thread-safe: holds only its target.
  */
 public final class DeliveryLedger {
-  /** Why a delivery is a negative case: the root-cause classes of the library. */
-  public enum Cause {
-    /** The device could not render the message (R17); the client's reason is the detail. */
-    RENDER_FAILED,
-    /** Rendered before it was sent by the two clients' clocks: the latency cannot be told. */
-    CLOCK_SKEW,
-    /** Late, and most of the time passed before the server numbered it (sender's network, retries, ingress). */
-    SLOW_SEND,
-    /** Late, and most of the time passed after it was numbered (push or pull, an offline receiver, rendering). */
-    SLOW_DELIVERY;
-
-    /** The value stored in {@code delivery_cases.cause}. */
-    public String column() {
-      return name().toLowerCase(Locale.ROOT);
-    }
-  }
-
   /**
    * What one batch of reports wrote: rows new to the tables (a report seen before adds none), and
    * the reports that name no stored message.
@@ -56,14 +39,14 @@ public final class DeliveryLedger {
   }
 
   /** The cause of a render that missed the target, or null for one on time. Times in epoch ms. */
-  public Cause lateCause(long sendTime, long createTime, long renderTime) {
+  public DeliveryCause lateCause(long sendTime, long createTime, long renderTime) {
     if (renderTime < sendTime) {
-      return Cause.CLOCK_SKEW;
+      return DeliveryCause.CLOCK_SKEW;
     }
     if (renderTime - sendTime <= targetMillis) {
       return null;
     }
-    return createTime - sendTime >= renderTime - createTime ? Cause.SLOW_SEND : Cause.SLOW_DELIVERY;
+    return createTime - sendTime >= renderTime - createTime ? DeliveryCause.SLOW_SEND : DeliveryCause.SLOW_DELIVERY;
   }
 
   /** Writes {@code reports} with {@code handle}, in its transaction. */
@@ -83,14 +66,14 @@ public final class DeliveryLedger {
       if (report.getOutcome() instanceof Rendered rendered) {
         renders.add(report.getMsgId(), report.getUserId(), report.getDeviceId(), report.getConvId(), report.getSeq(),
             message.senderId(), rendered.getSendTime(), message.createTime(), rendered.getRenderTime());
-        Cause cause = lateCause(rendered.getSendTime(), message.createTime(), rendered.getRenderTime());
+        DeliveryCause cause = lateCause(rendered.getSendTime(), message.createTime(), rendered.getRenderTime());
         if (cause != null) {
           cases.add(report.getMsgId(), report.getUserId(), report.getDeviceId(), cause.column(), report.getConvId(),
               report.getSeq(), message.createTime(), rendered.getRenderTime() - rendered.getSendTime(), null,
               report.getReceivedAt());
         }
       } else if (report.getOutcome() instanceof RenderFailed failed) {
-        cases.add(report.getMsgId(), report.getUserId(), report.getDeviceId(), Cause.RENDER_FAILED.column(),
+        cases.add(report.getMsgId(), report.getUserId(), report.getDeviceId(), DeliveryCause.RENDER_FAILED.column(),
             report.getConvId(), report.getSeq(), message.createTime(), null, failed.getReason(), report.getReceivedAt());
       }
     }

@@ -1,5 +1,6 @@
-package io.seqsync.store;
+package io.seqsync.projector.postgres;
 
+import io.seqsync.store.Outcome;
 import java.util.List;
 
 /**

@@ -1,4 +1,4 @@
-package io.seqsync.store;
+package io.seqsync.projector.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -15,6 +15,9 @@ import io.seqsync.events.model.MessageType;
 import io.seqsync.events.model.ReadAdvanced;
 import io.seqsync.events.model.RecallApplied;
 import io.seqsync.events.model.RejectReason;
+import io.seqsync.store.Outcome;
+import io.seqsync.store.StoredMessage;
+import io.seqsync.store.TestDatabases;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,9 +1,11 @@
-package io.seqsync.store;
+package io.seqsync.projector.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.seqsync.localstack.LocalPostgres;
+import io.seqsync.store.Database;
+import io.seqsync.store.StoredOffsets;
 import java.nio.file.Path;
 import java.util.Map;
 import org.jdbi.v3.core.Jdbi;
@@ -61,6 +63,6 @@ class ProjectionOffsetsTest {
   }
 
   private Map<Integer, Long> read(String topic) {
-    return jdbi.withHandle(handle -> ProjectionOffsets.read(handle, topic));
+    return jdbi.withHandle(handle -> StoredOffsets.read(handle, topic));
   }
 }

@@ -1,27 +1,19 @@
-package io.seqsync.store;
+package io.seqsync.projector.postgres;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.PreparedBatch;
 
 /**
- * The projector's consumer offsets in PostgreSQL (table projector_offsets): the next offset to
- * read per partition, written in the same transaction as the rows projected from the records
- * before it, so rows and offsets commit together or not at all. Stateless.
+ * Moves the projector's consumer offsets in PostgreSQL (table projector_offsets, read with the
+ * store's {@code StoredOffsets}): the next offset to read per partition, written in the same
+ * transaction as the rows projected from the records before it, so rows and offsets commit
+ * together or not at all. Stateless.
  */
 public final class ProjectionOffsets {
   private ProjectionOffsets() {}
-
-  /** The stored next offset of each partition of {@code topic}; a partition never projected is absent. */
-  public static Map<Integer, Long> read(Handle handle, String topic) {
-    return handle.createQuery("select partition, next_offset from projector_offsets where topic = ?")
-        .bind(0, topic)
-        .map((row, ctx) -> Map.entry(row.getInt("partition"), row.getLong("next_offset")))
-        .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
-  }
 
   /**
    * Moves each partition of {@code to} from its offset in {@code from} (absent: never projected)

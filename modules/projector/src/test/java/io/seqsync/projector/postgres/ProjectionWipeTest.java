@@ -1,7 +1,8 @@
-package io.seqsync.store;
+package io.seqsync.projector.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.seqsync.store.TestDatabases;
 import java.util.List;
 import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;

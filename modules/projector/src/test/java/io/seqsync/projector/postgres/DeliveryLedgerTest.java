@@ -1,11 +1,15 @@
-package io.seqsync.store;
+package io.seqsync.projector.postgres;
 
-import static io.seqsync.store.MessageQueriesTest.insert;
+import static io.seqsync.store.TestDatabases.insertMessages;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seqsync.events.model.DeliveryReport;
 import io.seqsync.events.model.RenderFailed;
 import io.seqsync.events.model.Rendered;
+import io.seqsync.store.Database;
+import io.seqsync.store.DeliveryCause;
+import io.seqsync.store.DeliveryQueries;
+import io.seqsync.store.TestDatabases;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -29,16 +33,16 @@ class DeliveryLedgerTest {
   void fourMessages() {
     database = databases.database();
     // msgIds 1001-1004, seqs 1-4, senders 1, 2, 1, 2, created at 5001-5004 ms.
-    insert(database.jdbi(), CONV, 4);
+    insertMessages(database.jdbi(), CONV, 4);
   }
 
   @Test
   void aLateRenderIsFiledUnderTheLegThatTookLonger() {
     assertThat(ledger.lateCause(0, 100, 1_500)).isNull();
     assertThat(ledger.lateCause(0, 100, 2_000)).as("exactly the target is on time").isNull();
-    assertThat(ledger.lateCause(0, 100, 2_001)).isEqualTo(DeliveryLedger.Cause.SLOW_DELIVERY);
-    assertThat(ledger.lateCause(0, 1_900, 2_500)).isEqualTo(DeliveryLedger.Cause.SLOW_SEND);
-    assertThat(ledger.lateCause(5_000, 100, 4_000)).isEqualTo(DeliveryLedger.Cause.CLOCK_SKEW);
+    assertThat(ledger.lateCause(0, 100, 2_001)).isEqualTo(DeliveryCause.SLOW_DELIVERY);
+    assertThat(ledger.lateCause(0, 1_900, 2_500)).isEqualTo(DeliveryCause.SLOW_SEND);
+    assertThat(ledger.lateCause(5_000, 100, 4_000)).isEqualTo(DeliveryCause.CLOCK_SKEW);
   }
 
   @Test

@@ -1,4 +1,4 @@
-package io.seqsync.store;
+package io.seqsync.projector.postgres;
 
 /**
  * The stored offsets of a partition are not where this projector left them: another instance has

@@ -1,4 +1,4 @@
-package io.seqsync.store;
+package io.seqsync.projector.postgres;
 
 import io.seqsync.events.model.CommandRejected;
 import io.seqsync.events.model.CursorAdvanced;
@@ -9,6 +9,7 @@ import io.seqsync.events.model.Message;
 import io.seqsync.events.model.MessageAppended;
 import io.seqsync.events.model.ReadAdvanced;
 import io.seqsync.events.model.RecallApplied;
+import io.seqsync.store.Outcome;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

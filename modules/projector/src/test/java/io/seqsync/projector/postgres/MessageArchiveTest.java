@@ -1,8 +1,13 @@
-package io.seqsync.store;
+package io.seqsync.projector.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seqsync.events.ConvId;
+import io.seqsync.store.ArchiveQueries;
+import io.seqsync.store.ConversationQueries;
+import io.seqsync.store.MessageQueries;
+import io.seqsync.store.StoredMessage;
+import io.seqsync.store.TestDatabases;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
