@@ -4,31 +4,22 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topic;
+import io.seqsync.events.consumer.ConsumerLoop;
+import io.seqsync.events.consumer.OffsetStore;
 import io.seqsync.events.model.DeliveryReport;
 import io.seqsync.projector.postgres.DeliveryLedger;
 import io.seqsync.store.Database;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.SerializationException;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
@@ -41,24 +32,24 @@ import org.slf4j.LoggerFactory;
  * a batch replayed after a crash between the two commits changes nothing: exactly once in effect,
  * without the event projector's offsets in PostgreSQL. A failing batch is retried from the
  * committed offsets after a back-off, forever; records that cannot be decoded are counted and
- * skipped. Thread-safety: {@link #start()} and {@link #close()} from any thread; the consumer is
- * confined to the projector's own thread.
+ * skipped. The consumer's loop is a {@link ConsumerLoop} storing offsets in the group; the
+ * batch functions are {@link #decode} and the ledger's transaction. Thread-safety: {@link #start()}
+ * and {@link #close()} from any thread; the consumer is confined to the projector's own thread.
  */
 public final class DeliveryProjector implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DeliveryProjector.class);
-  private static final Duration POLL_TIMEOUT = Duration.ofMillis(500);
-  private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
   private static final int MAX_POLL_RECORDS = 1_000;
 
-  private final Topic<String, DeliveryReport> topic;
+  /** The reports of one poll that decode, and how many did not. */
+  record Reports(List<DeliveryReport> reports, int undecodable) {
+    Reports {
+      reports = List.copyOf(reports);
+    }
+  }
+
   private final Database database;
   private final DeliveryLedger ledger;
-  private final Duration retryBackoff;
-  private final KafkaConsumer<String, byte[]> consumer;
-  private final Thread thread;
-  private final CountDownLatch stopRequested = new CountDownLatch(1);
-  private final CompletableFuture<Void> stopped = new CompletableFuture<>();
-  private volatile Set<Integer> assignedPartitions = Set.of();
+  private final ConsumerLoop<String, byte[], Reports> loop;
   private final Counter renders;
   private final Counter cases;
   private final Counter unmatched;
@@ -71,18 +62,28 @@ public final class DeliveryProjector implements AutoCloseable {
    */
   public DeliveryProjector(String bootstrapServers, Topic<String, DeliveryReport> topic, String groupId,
       Database database, DeliveryLedger ledger, SeqsyncConfig.Projector settings, MeterRegistry registry) {
-    this.topic = topic;
     this.database = database;
     this.ledger = ledger;
-    this.retryBackoff = settings.retryBackoff();
-    this.consumer = new KafkaConsumer<>(consumerProperties(bootstrapServers, groupId, settings),
-        new StringDeserializer(), new ByteArrayDeserializer());
-    this.thread = new Thread(this::run, "seqsync-delivery-projector");
     this.renders = registry.counter("seqsync.delivery.reports", "kind", "rendered");
     this.cases = registry.counter("seqsync.delivery.reports", "kind", "case");
     this.unmatched = registry.counter("seqsync.delivery.reports", "kind", "unmatched");
     this.undecodable = registry.counter("seqsync.delivery.reports", "kind", "undecodable");
     this.failedBatches = registry.counter("seqsync.delivery.batches.failed");
+    KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerProperties(bootstrapServers, groupId, settings),
+        new StringDeserializer(), new ByteArrayDeserializer());
+    this.loop = ConsumerLoop.<String, byte[], Reports>builder("seqsync-delivery-projector", "delivery projector", consumer)
+        .subscribe(topic.name())
+        .decode(records -> decode(topic, records))
+        .apply(this::record)
+        .offsets(OffsetStore.CONSUMER_GROUP)
+        .retryAfter(settings.retryBackoff(), failure -> {
+          failedBatches.increment();
+          log.error("recording delivery reports failed; retrying from the committed offsets in {} ms",
+              settings.retryBackoff().toMillis(), failure);
+        })
+        .onAssigned(partitions -> log.info("recording delivery reports from {} partitions {}", topic.name(),
+            partitions.stream().map(TopicPartition::partition).sorted().toList()))
+        .build();
   }
 
   private static Properties consumerProperties(String bootstrapServers, String groupId,
@@ -98,139 +99,53 @@ public final class DeliveryProjector implements AutoCloseable {
 
   /** Starts on the projector's own thread; returns at once. */
   public void start() {
-    thread.start();
+    loop.start();
   }
 
   /** Completes when the projector has stopped: normally after {@link #close()}, exceptionally when it failed for good. */
   public CompletableFuture<Void> stopped() {
-    return stopped;
+    return loop.stopped();
   }
 
   /** The partitions this instance records now (empty before its first assignment): for health checks. */
   public Set<Integer> assignedPartitions() {
-    return assignedPartitions;
+    return loop.assignedPartitions();
   }
 
   /** Stops after the batch in progress and closes the consumer. */
   @Override
   public void close() {
-    stopRequested.countDown();
-    if (thread.getState() == Thread.State.NEW) {
-      consumer.close(CloseOptions.timeout(CLOSE_TIMEOUT));
-      stopped.complete(null);
-      return;
-    }
-    consumer.wakeup();
-    try {
-      thread.join(CLOSE_TIMEOUT.multipliedBy(3).toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    loop.close();
   }
 
-  private void run() {
-    Throwable failure = null;
-    try {
-      consumer.subscribe(List.of(topic.name()), new ConsumerRebalanceListener() {
-        @Override
-        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-          log.info("recording delivery reports from {} partitions {}", topic.name(),
-              partitions.stream().map(TopicPartition::partition).sorted().toList());
-          publishAssignment(List.of());
-        }
-
-        @Override
-        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-          publishAssignment(partitions);
-        }
-      });
-      while (stopRequested.getCount() > 0) {
-        pollAndRecord();
-      }
-    } catch (WakeupException | InterruptException e) {
-      // close() asked us to stop
-    } catch (RuntimeException | Error e) {
-      log.error("delivery projector stopped for good", e);
-      failure = e;
-    } finally {
-      try {
-        consumer.close(CloseOptions.timeout(CLOSE_TIMEOUT));
-      } catch (RuntimeException e) {
-        log.warn("closing the delivery projector's consumer failed: {}", e.getMessage());
-      }
-      assignedPartitions = Set.of();
-      if (failure == null) {
-        stopped.complete(null);
-      } else {
-        stopped.completeExceptionally(failure);
-      }
-    }
-  }
-
-  private void publishAssignment(Collection<TopicPartition> leaving) {
-    assignedPartitions = Assignments.without(consumer, leaving);
-  }
-
-  private void pollAndRecord() {
-    ConsumerRecords<String, byte[]> records = ConsumerRecords.empty();
-    try {
-      records = consumer.poll(POLL_TIMEOUT);
-      if (records.isEmpty()) {
-        return;
-      }
-      List<DeliveryReport> reports = decode(records);
-      DeliveryLedger.Recorded recorded = reports.isEmpty() ? new DeliveryLedger.Recorded(0, 0, 0)
-          : database.jdbi().inTransaction(handle -> ledger.apply(handle, reports));
-      consumer.commitSync(records.nextOffsets());
-      renders.increment(recorded.renders());
-      cases.increment(recorded.cases());
-      unmatched.increment(recorded.unmatched());
-    } catch (WakeupException | InterruptException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      failedBatches.increment();
-      log.error("recording delivery reports failed; retrying from the committed offsets in {} ms",
-          retryBackoff.toMillis(), e);
-      awaitStop();
-      rewind(records.partitions());
-    }
-  }
-
-  private List<DeliveryReport> decode(ConsumerRecords<String, byte[]> records) {
+  /** The reports of {@code records}; one that does not decode is logged and counted, not retried: it never would. */
+  static Reports decode(Topic<String, DeliveryReport> topic, ConsumerRecords<String, byte[]> records) {
     List<DeliveryReport> reports = new ArrayList<>(records.count());
+    int undecodable = 0;
     for (ConsumerRecord<String, byte[]> record : records) {
       try {
+        if (record.value() == null) {
+          // The serde reads null as null, which the ledger would fail on in every retry of the batch.
+          throw new SerializationException("a record without a value");
+        }
         reports.add(topic.valueSerde().deserializer().deserialize(record.topic(), record.value()));
       } catch (SerializationException e) {
-        undecodable.increment();
+        undecodable++;
         log.warn("skipping {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), e.getMessage());
       }
     }
-    return reports;
+    return new Reports(reports, undecodable);
   }
 
-  // Back to the last committed offsets of the batch's partitions (the oldest kept for one never committed).
-  // A partition taken away meanwhile (a failed commit after a rebalance) is its new owner's to replay.
-  private void rewind(Set<TopicPartition> partitions) {
-    Set<TopicPartition> owned = new HashSet<>(partitions);
-    owned.retainAll(consumer.assignment());
-    Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(owned);
-    for (TopicPartition partition : owned) {
-      OffsetAndMetadata offset = committed.get(partition);
-      if (offset == null) {
-        consumer.seekToBeginning(List.of(partition));
-      } else {
-        consumer.seek(partition, offset.offset());
-      }
-    }
-  }
-
-  private void awaitStop() {
-    try {
-      stopRequested.await(retryBackoff.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptException(e);
-    }
+  // One transaction; counted once the group's offsets are committed too.
+  private Runnable record(Reports batch) {
+    DeliveryLedger.Recorded recorded = batch.reports().isEmpty() ? new DeliveryLedger.Recorded(0, 0, 0)
+        : database.jdbi().inTransaction(handle -> ledger.apply(handle, batch.reports()));
+    return () -> {
+      undecodable.increment(batch.undecodable());
+      renders.increment(recorded.renders());
+      cases.increment(recorded.cases());
+      unmatched.increment(recorded.unmatched());
+    };
   }
 }

@@ -3,33 +3,26 @@ package io.seqsync.projector;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
+import io.seqsync.events.consumer.ConsumerLoop;
+import io.seqsync.events.consumer.OffsetStore;
 import io.seqsync.projector.postgres.ProjectionOffsets;
 import io.seqsync.projector.postgres.ProjectionResult;
 import io.seqsync.projector.postgres.ProjectionWriter;
 import io.seqsync.store.Database;
-import io.seqsync.store.Outcome;
 import io.seqsync.store.StoredOffsets;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.FencedInstanceIdException;
-import org.apache.kafka.common.errors.InterruptException;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
@@ -45,31 +38,24 @@ import org.slf4j.LoggerFactory;
  * retried from the stored offsets after a back-off, forever: nothing is skipped except records
  * that cannot be decoded.
  *
- * <p>Thread-safety: {@link #start()} and {@link #close()} may be called from any thread; the
- * consumer and all other state are confined to the projector's own thread.
+ * <p>The consumer's loop (thread, rebalances, rewind, back-off) is a {@link ConsumerLoop}; this
+ * class is its batch function and its offset store. Thread-safety: {@link #start()} and
+ * {@link #close()} may be called from any thread; the consumer and all other state are confined to
+ * the projector's own thread.
  */
 public final class Projector implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Projector.class);
-  private static final Duration POLL_TIMEOUT = Duration.ofMillis(500);
-  private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
 
   private final String topic;
   private final Database database;
   private final Announcer announcer;
   private final ProjectorMetrics metrics;
-  private final Duration retryBackoff;
   private final ProjectionWriter writer = new ProjectionWriter();
-  private final KafkaConsumer<String, byte[]> consumer;
-  private final Thread thread;
-  private final CountDownLatch stopRequested = new CountDownLatch(1);
-  private final CompletableFuture<Void> stopped = new CompletableFuture<>();
+  private final ConsumerLoop<String, byte[], DecodedBatch> loop;
   // The next offset PostgreSQL holds per assigned partition, as this instance last read or wrote
   // it (absent: none stored): the expected value of the compare-and-set in ProjectionOffsets.
   private final Map<Integer, Long> storedOffsets = new HashMap<>();
-  private volatile Set<Integer> assignedPartitions = Set.of();
-  private volatile Map<Integer, Long> projectedPositions = Map.of();
   private final CommitListeners listeners;
-  private boolean rewindNeeded;
   private boolean runningLogged;
 
   public Projector(String bootstrapServers, Topics topics, Database database, Announcer announcer,
@@ -79,10 +65,20 @@ public final class Projector implements AutoCloseable {
     this.announcer = announcer;
     this.metrics = new ProjectorMetrics(registry);
     this.listeners = new CommitListeners(metrics);
-    this.retryBackoff = settings.retryBackoff();
-    this.consumer = new KafkaConsumer<>(consumerProperties(bootstrapServers, settings),
+    KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerProperties(bootstrapServers, settings),
         new StringDeserializer(), new ByteArrayDeserializer());
-    this.thread = new Thread(this::run, "seqsync-projector");
+    this.loop = ConsumerLoop.<String, byte[], DecodedBatch>builder("seqsync-projector", "projector", consumer)
+        .subscribe(topic)
+        .decode(DecodedBatch::decode)
+        .apply(this::project)
+        .offsets(new InPostgres())
+        .retryAfter(settings.retryBackoff(), failure -> {
+          metrics.batchFailed();
+          log.error("projection failed; retrying from the offsets stored in PostgreSQL in {} ms",
+              settings.retryBackoff().toMillis(), failure);
+        })
+        .onStopped(listeners::close)
+        .build();
   }
 
   /**
@@ -96,17 +92,17 @@ public final class Projector implements AutoCloseable {
   /** Starts projecting on the projector's own thread; returns at once. */
   public void start() {
     listeners.start();
-    thread.start();
+    loop.start();
   }
 
   /** Completes when the projector has stopped: normally after {@link #close()}, exceptionally when it failed for good. */
   public CompletableFuture<Void> stopped() {
-    return stopped;
+    return loop.stopped();
   }
 
   /** The partitions this instance projects now (empty before its first assignment): for health checks and tests. */
   public Set<Integer> assignedPartitions() {
-    return assignedPartitions;
+    return loop.assignedPartitions();
   }
 
   /**
@@ -116,24 +112,14 @@ public final class Projector implements AutoCloseable {
    * offset, so a replay can tell when the projection has caught up with the topic.
    */
   public Map<Integer, Long> projectedPositions() {
-    return projectedPositions;
+    return loop.positions().entrySet().stream()
+        .collect(Collectors.toUnmodifiableMap(entry -> entry.getKey().partition(), Map.Entry::getValue));
   }
 
   /** Stops after the batch in progress (committed or rolled back, never half applied) and closes the consumer. */
   @Override
   public void close() {
-    stopRequested.countDown();
-    switch (thread.getState()) {
-      case NEW -> { // never started
-        closeConsumer();
-        stopped.complete(null);
-      }
-      case TERMINATED -> { } // closed already, or failed for good
-      default -> {
-        consumer.wakeup();
-        awaitThread();
-      }
-    }
+    loop.close();
   }
 
   static Properties consumerProperties(String bootstrapServers, SeqsyncConfig.Projector settings) {
@@ -166,54 +152,9 @@ public final class Projector implements AutoCloseable {
     return props;
   }
 
-  private void run() {
-    Throwable failure = null;
-    try {
-      consumer.subscribe(List.of(topic), new StoredOffsetsListener());
-      while (stopRequested.getCount() > 0) {
-        pollAndProject();
-      }
-    } catch (WakeupException | InterruptException e) {
-      // close() asked us to stop
-    } catch (RuntimeException | Error e) {
-      log.error("projector stopped for good", e);
-      failure = e;
-    } finally {
-      closeConsumer();
-      listeners.close();
-      if (failure == null) {
-        stopped.complete(null);
-      } else {
-        stopped.completeExceptionally(failure);
-      }
-    }
-  }
-
-  private void pollAndProject() {
-    try {
-      if (rewindNeeded) {
-        seekToStoredOffsets(consumer.assignment());
-        rewindNeeded = false;
-      }
-      ConsumerRecords<String, byte[]> records = consumer.poll(POLL_TIMEOUT);
-      if (!records.isEmpty()) {
-        project(records);
-      }
-      projectedPositions = consumer.assignment().stream()
-          .collect(Collectors.toUnmodifiableMap(TopicPartition::partition, consumer::position));
-    } catch (WakeupException | InterruptException | FencedInstanceIdException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      metrics.batchFailed();
-      rewindNeeded = true;
-      log.error("projection failed; retrying from the offsets stored in PostgreSQL in {} ms", retryBackoff.toMillis(), e);
-      awaitStop(retryBackoff);
-    }
-  }
-
-  private void project(ConsumerRecords<String, byte[]> records) {
+  // The batch's rows and offsets in one PostgreSQL transaction; once the loop is done with it, announced and listened to.
+  private Runnable project(DecodedBatch batch) {
     long began = System.nanoTime();
-    DecodedBatch batch = DecodedBatch.decode(records);
     Map<Integer, Long> from = new HashMap<>(storedOffsets);
     from.keySet().retainAll(batch.nextOffsets().keySet());
     ProjectionResult result;
@@ -224,9 +165,12 @@ public final class Projector implements AutoCloseable {
       result = store(batch, from, ProjectionWriter.NewMessages.GUARDED);
     }
     storedOffsets.putAll(batch.nextOffsets());
-    metrics.committed(records.count(), batch, result, System.nanoTime() - began);
-    announcer.announce(result.outcomes());
-    listeners.committed(new CommittedBatch(batch.events(), result, batch.nextOffsets()));
+    metrics.committed(batch.events().size() + batch.undecodable(), batch, result, System.nanoTime() - began);
+    ProjectionResult committed = result;
+    return () -> {
+      announcer.announce(committed.outcomes());
+      listeners.committed(new CommittedBatch(batch.events(), committed, batch.nextOffsets()));
+    };
   }
 
   // The rows and the offsets in one transaction.
@@ -237,72 +181,35 @@ public final class Projector implements AutoCloseable {
     });
   }
 
-  private void seekToStoredOffsets(Collection<TopicPartition> partitions) {
-    if (partitions.isEmpty()) {
-      return;
-    }
-    Map<Integer, Long> stored = database.jdbi().withHandle(handle -> StoredOffsets.read(handle, topic));
-    for (TopicPartition partition : partitions) {
-      Long next = stored.get(partition.partition());
-      if (next == null) {
-        consumer.seekToBeginning(List.of(partition));
-        storedOffsets.remove(partition.partition());
-      } else {
-        consumer.seek(partition, next);
-        storedOffsets.put(partition.partition(), next);
+  /** projector_offsets: read on assignment and after a failure; written by {@link #project} itself, in its transaction. */
+  private final class InPostgres implements OffsetStore {
+    @Override
+    public Map<TopicPartition, Long> read(KafkaConsumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+      Map<Integer, Long> stored = database.jdbi().withHandle(handle -> StoredOffsets.read(handle, topic));
+      Map<TopicPartition, Long> where = new HashMap<>();
+      for (TopicPartition partition : partitions) {
+        Long next = stored.get(partition.partition());
+        if (next == null) {
+          storedOffsets.remove(partition.partition());
+        } else {
+          storedOffsets.put(partition.partition(), next);
+          where.put(partition, next);
+        }
       }
-    }
-    publishAssignment(List.of());
-    if (!runningLogged) {
-      runningLogged = true;
-      log.info("projector running: {} from the offsets stored in PostgreSQL, partitions {}",
-          topic, partitions.stream().map(TopicPartition::partition).sorted().toList());
-    }
-  }
-
-  private void publishAssignment(Collection<TopicPartition> leaving) {
-    assignedPartitions = Assignments.without(consumer, leaving);
-  }
-
-  private void awaitThread() {
-    if (Thread.currentThread() == thread) {
-      return;
-    }
-    try {
-      thread.join(CLOSE_TIMEOUT.multipliedBy(3).toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  private void closeConsumer() {
-    try {
-      consumer.close(CloseOptions.timeout(CLOSE_TIMEOUT));
-    } catch (RuntimeException e) {
-      log.warn("closing the projector's consumer failed: {}", e.getMessage());
-    }
-  }
-
-  private void awaitStop(Duration timeout) {
-    try {
-      stopRequested.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptException(e);
-    }
-  }
-
-  /** Runs inside poll(), on the projector's thread. A failure here surfaces from poll() and triggers a rewind. */
-  private final class StoredOffsetsListener implements ConsumerRebalanceListener {
-    @Override
-    public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-      seekToStoredOffsets(partitions);
+      if (!runningLogged) {
+        runningLogged = true;
+        log.info("projector running: {} from the offsets stored in PostgreSQL, partitions {}",
+            topic, partitions.stream().map(TopicPartition::partition).sorted().toList());
+      }
+      return where;
     }
 
     @Override
-    public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+    public void write(KafkaConsumer<?, ?> consumer, Map<TopicPartition, OffsetAndMetadata> next) {}
+
+    @Override
+    public void forget(Collection<TopicPartition> partitions) {
       partitions.forEach(partition -> storedOffsets.remove(partition.partition()));
-      publishAssignment(partitions);
     }
   }
 }
