@@ -2,7 +2,9 @@ package io.seqsync.app;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.seqsync.config.Endpoints;
 import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.config.Servers;
 import io.seqsync.events.Topics;
 import io.seqsync.ingress.BearerTokens;
 import io.seqsync.ingress.CommandPublisher;
@@ -15,7 +17,6 @@ import io.seqsync.ingress.OpsMonitor;
 import io.seqsync.ingress.PushHub;
 import io.seqsync.ingress.ReplyWaiter;
 import io.seqsync.ingress.Tokens;
-import io.seqsync.localstack.LocalStack;
 import io.seqsync.projector.AnnouncementPublisher;
 import io.seqsync.projector.ConversationIndexer;
 import io.seqsync.projector.DeliveryProjector;
@@ -51,7 +52,7 @@ public final class SeqsyncApp implements AutoCloseable {
 
   private final Deque<AutoCloseable> started = new ArrayDeque<>();
   private final Tokens tokens;
-  private LocalStack stack;
+  private Endpoints endpoints;
   private IngressApp ingress;
 
   private SeqsyncApp(Tokens tokens) {
@@ -71,15 +72,15 @@ public final class SeqsyncApp implements AutoCloseable {
   }
 
   private void startComponents(SeqsyncConfig config) {
-    stack = own(LocalStack.start(config));
-    String kafka = stack.kafkaBootstrapServers();
+    endpoints = own(Servers.start(config)).endpoints();
+    String kafka = endpoints.kafkaBootstrapServers();
     Topics topics = Topics.from(config.kafka());
     SequencerService sequencer = own(SequencerService.start(kafka, config));
     Database database = own(Database.open(
-        stack.postgresJdbcUrl(), stack.postgresUser(), stack.postgresPassword(), config.postgres().poolSize()));
-    URI redisUri = URI.create(stack.redisUri());
+        endpoints.postgresJdbcUrl(), endpoints.postgresUser(), endpoints.postgresPassword(), config.postgres().poolSize()));
+    URI redisUri = URI.create(endpoints.redisUri());
     JedisPooled redis = own(new JedisPooled(redisUri));
-    RedisHealth redisHealth = own(new RedisHealth(stack.redisUri()));
+    RedisHealth redisHealth = own(new RedisHealth(endpoints.redisUri()));
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     own(registry::close);
     AnnouncementPublisher announcements = own(new AnnouncementPublisher(kafka, topics.announcements(), registry));
@@ -124,8 +125,9 @@ public final class SeqsyncApp implements AutoCloseable {
     return tokens;
   }
 
-  public LocalStack stack() {
-    return stack;
+  /** Where the servers answer (the configured ones, or the embedded ones this app started). */
+  public Endpoints stack() {
+    return endpoints;
   }
 
   private <T extends AutoCloseable> T own(T component) {

@@ -7,6 +7,7 @@ import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.ingress.TokenCommand;
 import io.seqsync.ingress.Tokens;
+import io.seqsync.projector.replay.ReplayCommand;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
@@ -16,7 +17,7 @@ import org.slf4j.LoggerFactory;
 /**
  * {@code seqsync} starts the backend; {@code seqsync token --user ID --device ID [--ttl 30d]}
  * prints a token signed with the configured secret ({@code token --ops}: an operator's); {@code seqsync replay}, with the backend
- * stopped, rebuilds PostgreSQL and Redis from the topics ({@link ProjectionReplay}); {@code seqsync
+ * stopped, rebuilds PostgreSQL and Redis from the topics ({@link ReplayCommand}); {@code seqsync
  * analytics [--since ..] [--period day|hour]}, next to the running backend, reports its traffic from
  * the event log ({@link AnalyticsCommand}).
  */
@@ -45,28 +46,9 @@ public final class SeqsyncMain {
           System.err));
     }
     if (args.length > 0 && args[0].equals("replay")) {
-      System.exit(replay(config));
+      System.exit(ReplayCommand.run(config, System.out, System.err));
     }
     serve(config);
-  }
-
-  private static int replay(SeqsyncConfig config) {
-    try {
-      ProjectionReplay.Summary summary = ProjectionReplay.run(config);
-      System.out.printf("replayed in %.1f s: emptied %d tables and %d Redis keys; %,d event offsets -> %,d messages in %,d"
-              + " conversations; %,d telemetry offsets -> %,d renders, %,d delivery cases%n",
-          summary.took().toMillis() / 1000.0, summary.tables().size(), summary.redisKeys(), summary.eventOffsets(),
-          summary.messages(), summary.conversations(), summary.telemetryOffsets(), summary.renders(), summary.deliveryCases());
-      return 0;
-    } catch (ProjectionReplay.Refused e) {
-      System.err.println("replay refused, nothing changed: " + e.getMessage());
-      return 1;
-    } catch (RuntimeException e) {
-      log.error("replay failed", e);
-      System.err.println("replay failed: " + e.getMessage() + " (a replay that failed after emptying the tables"
-          + " leaves them part-rebuilt: run it again)");
-      return 1;
-    }
   }
 
   private static void serve(SeqsyncConfig config) throws InterruptedException {

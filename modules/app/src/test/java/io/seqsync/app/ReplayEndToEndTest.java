@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.seqsync.projector.replay.ProjectionReplay;
 import io.seqsync.store.Database;
 import java.net.URI;
 import java.nio.file.Path;

@@ -1,5 +1,7 @@
 package io.seqsync.localstack;
 
+import io.seqsync.config.EmbeddedServers;
+import io.seqsync.config.Endpoints;
 import io.seqsync.config.SeqsyncConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,25 +20,17 @@ import org.slf4j.LoggerFactory;
  * none is configured, an embedded one under {@code dataDir}. So the whole backend runs on a machine
  * with nothing but a JDK. The embedded PostgreSQL and Redis, child processes, are started again
  * when they die ({@link ServerSupervisor}); the embedded Kafka runs in this JVM and ends with it.
+ * Which servers it starts, and where the others are, is {@link Endpoints}'s to say; the app finds
+ * this module through {@link EmbeddedStack} (a build without it has no embedded servers).
  */
-public final class LocalStack implements AutoCloseable {
+public final class LocalStack implements EmbeddedServers.Running {
   private static final Logger log = LoggerFactory.getLogger(LocalStack.class);
 
-  private final String kafkaBootstrapServers;
-  private final String postgresJdbcUrl;
-  private final String postgresUser;
-  private final String postgresPassword;
-  private final String redisUri;
+  private final Endpoints endpoints;
   private final List<AutoCloseable> started;
 
-  private LocalStack(
-      String kafkaBootstrapServers, String postgresJdbcUrl, String postgresUser, String postgresPassword,
-      String redisUri, List<AutoCloseable> started) {
-    this.kafkaBootstrapServers = kafkaBootstrapServers;
-    this.postgresJdbcUrl = postgresJdbcUrl;
-    this.postgresUser = postgresUser;
-    this.postgresPassword = postgresPassword;
-    this.redisUri = redisUri;
+  private LocalStack(Endpoints endpoints, List<AutoCloseable> started) {
+    this.endpoints = endpoints;
     this.started = started;
   }
 
@@ -46,8 +40,7 @@ public final class LocalStack implements AutoCloseable {
    */
   public static LocalStack start(SeqsyncConfig config) {
     Path dataDir = config.dataDir();
-    boolean anyEmbedded = config.kafka().bootstrapServers().isEmpty() || config.postgres().jdbcUrl().isEmpty()
-        || config.redis().uri().isEmpty();
+    boolean anyEmbedded = !Endpoints.unconfigured(config).isEmpty();
     DataDirLock lock = anyEmbedded ? DataDirLock.acquire(dataDir) : null;
     try {
       return start(config, dataDir, lock);
@@ -98,13 +91,13 @@ public final class LocalStack implements AutoCloseable {
       if (!children.isEmpty()) {
         started.add(ServerSupervisor.start(children)); // closed first: a clean stop is not a death
       }
-      return new LocalStack(
-          embeddedKafka == null ? config.kafka().bootstrapServers().orElseThrow() : embeddedKafka.bootstrapServers(),
-          embeddedPostgres == null ? config.postgres().jdbcUrl().orElseThrow() : embeddedPostgres.jdbcUrl(),
-          embeddedPostgres == null ? config.postgres().user() : embeddedPostgres.user(),
-          embeddedPostgres == null ? config.postgres().password() : embeddedPostgres.password(),
-          embeddedRedis == null ? config.redis().uri().orElseThrow() : embeddedRedis.uri(),
-          started);
+      Endpoints embedded = new Endpoints(
+          embeddedKafka == null ? null : embeddedKafka.bootstrapServers(),
+          embeddedPostgres == null ? null : embeddedPostgres.jdbcUrl(),
+          embeddedPostgres == null ? null : embeddedPostgres.user(),
+          embeddedPostgres == null ? null : embeddedPostgres.password(),
+          embeddedRedis == null ? null : embeddedRedis.uri());
+      return new LocalStack(Endpoints.resolve(config, embedded), started);
     } finally {
       executor.shutdown();
       childProcesses.shutdown();
@@ -119,24 +112,30 @@ public final class LocalStack implements AutoCloseable {
     });
   }
 
+  /** Where every server answers: the embedded ones started here, the configured ones where configured. */
+  @Override
+  public Endpoints endpoints() {
+    return endpoints;
+  }
+
   public String kafkaBootstrapServers() {
-    return kafkaBootstrapServers;
+    return endpoints.kafkaBootstrapServers();
   }
 
   public String postgresJdbcUrl() {
-    return postgresJdbcUrl;
+    return endpoints.postgresJdbcUrl();
   }
 
   public String postgresUser() {
-    return postgresUser;
+    return endpoints.postgresUser();
   }
 
   public String postgresPassword() {
-    return postgresPassword;
+    return endpoints.postgresPassword();
   }
 
   public String redisUri() {
-    return redisUri;
+    return endpoints.redisUri();
   }
 
   /** Stops the embedded servers, the last started first; the external ones are not ours to stop. */

@@ -2,7 +2,6 @@ package io.seqsync.bench.http;
 
 import io.seqsync.analytics.TopicScan;
 import io.seqsync.analytics.TrafficReport;
-import io.seqsync.app.ProjectionReplay;
 import io.seqsync.app.SeqsyncApp;
 import io.seqsync.bench.BenchSupport;
 import io.seqsync.bench.CliOptions;
@@ -12,6 +11,7 @@ import io.seqsync.events.Topic;
 import io.seqsync.events.Topics;
 import io.seqsync.events.model.Event;
 import io.seqsync.localstack.LocalStack;
+import io.seqsync.projector.replay.ProjectionReplay;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;

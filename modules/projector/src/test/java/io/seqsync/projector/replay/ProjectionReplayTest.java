@@ -1,4 +1,4 @@
-package io.seqsync.app;
+package io.seqsync.projector.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,10 +1,11 @@
-package io.seqsync.app;
+package io.seqsync.projector.replay;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.seqsync.config.Endpoints;
 import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.config.Servers;
 import io.seqsync.events.TopicAdmin;
 import io.seqsync.events.Topics;
-import io.seqsync.localstack.LocalStack;
 import io.seqsync.projector.Announcer;
 import io.seqsync.projector.DeliveryProjector;
 import io.seqsync.projector.Projector;
@@ -76,7 +77,8 @@ public final class ProjectionReplay {
   private final Database database;
   private final JedisPooled redis;
 
-  ProjectionReplay(String bootstrapServers, SeqsyncConfig config, Database database, JedisPooled redis) {
+  /** A replay against these servers ({@link #run} starts them); for tests that hold them already. */
+  public ProjectionReplay(String bootstrapServers, SeqsyncConfig config, Database database, JedisPooled redis) {
     this.bootstrapServers = bootstrapServers;
     this.config = config;
     this.topics = Topics.from(config.kafka());
@@ -86,20 +88,22 @@ public final class ProjectionReplay {
 
   /** Starts the configured (or embedded) servers, replays, stops them. */
   public static Summary run(SeqsyncConfig config) {
-    LocalStack stack;
+    Servers servers;
     try {
-      stack = LocalStack.start(config);
+      servers = Servers.start(config);
     } catch (RuntimeException e) {
       throw new Refused("cannot start the servers: " + e.getMessage());
     }
-    try (stack;
-        Database database = Database.open(stack.postgresJdbcUrl(), stack.postgresUser(), stack.postgresPassword(), 3);
-        JedisPooled redis = new JedisPooled(URI.create(stack.redisUri()))) {
-      return new ProjectionReplay(stack.kafkaBootstrapServers(), config, database, redis).replay();
+    Endpoints at = servers.endpoints();
+    try (servers;
+        Database database = Database.open(at.postgresJdbcUrl(), at.postgresUser(), at.postgresPassword(), 3);
+        JedisPooled redis = new JedisPooled(URI.create(at.redisUri()))) {
+      return new ProjectionReplay(at.kafkaBootstrapServers(), config, database, redis).replay();
     }
   }
 
-  Summary replay() {
+  /** Empties the projection and rebuilds it; refused (nothing changed) while a projector's group has a member. */
+  public Summary replay() {
     long began = System.nanoTime();
     TopicAdmin.ensure(bootstrapServers, topics, config.kafka().replicationFactor());
     try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
