@@ -84,7 +84,7 @@ public final class ConfigLoader {
             duration("http.reply-budget", Duration.ofSeconds(2)),
             // 5 ms, Kafka's default, not 1: 35-49 % fewer produce requests at 1,000 sends/s and mostly lower
             // latencies on a full 2-core machine; 1 ms gains 3-4 ms of p50 where CPU is spare
-            // (docs/benchmarks-history.md).
+            // (docs/design.md, "The reply path").
             duration("http.command-linger", Duration.ofMillis(5))),
         new SeqsyncConfig.Auth(optional("auth.secret"), duration("auth.demo-token-ttl", Duration.ofDays(30)),
             identityProvider()),

@@ -31,7 +31,8 @@ import org.eclipse.jetty.util.Fields;
  * for a send the body within {@link IngressSettings#maxRequestBytes}, then {@link MessageEndpoints#send};
  * errors as {@code {"error":{...}}} by {@link ErrorHandling}, every request timed in
  * {@code http.server.requests}. What it saves is Jetty's servlet layer and Javalin's routing and
- * context: a quarter to a third of the ingress's CPU per page (docs/benchmarks-history.md).
+ * context: a quarter to a third of the ingress's CPU per page (docs/design.md, "Pages and sends: a
+ * Jetty handler in front of Javalin").
  *
  * <p>Threads: the handler is {@code NON_BLOCKING}, so Jetty calls it on the selector thread that
  * read the request. A send to a direct conversation whose body has arrived is submitted right there

@@ -91,7 +91,7 @@ public final class LocalPostgres implements AutoCloseable {
           .setServerConfig("synchronous_commit", "on")
           // A fresh cluster has no WAL segments to recycle until its checkpoints, so the backend
           // that crosses into a new 16 MB segment first fills it with zeros, inside its COMMIT:
-          // 40-60 ms stalls every few seconds at 5,000 sends/s (docs/benchmarks-history.md). Off, the
+          // 40-60 ms stalls every few seconds at 5,000 sends/s (docs/design.md, "The projection (PostgreSQL, D4, R1, R7, R25)"). Off, the
           // segment is created at its size without those writes (PostgreSQL's advice for
           // copy-on-write file systems); its space is then taken as the WAL is written.
           .setServerConfig("wal_init_zero", "off")

@@ -5,7 +5,7 @@ import org.apache.kafka.streams.state.RocksDBConfigSetter;
 import org.rocksdb.Options;
 
 /**
- * RocksDB options of the sequencer's stores, over Streams' defaults (docs/benchmarks-history.md):
+ * RocksDB options of the sequencer's stores, over Streams' defaults (docs/design.md, "Sequencer state"):
  * <ul>
  *   <li>Memtables of 1 MiB, not 16. Every read and write searches the memtable, a skip list; a
  *       16 MiB one holds a few hundred thousand entries (the dedup window's keys, the state

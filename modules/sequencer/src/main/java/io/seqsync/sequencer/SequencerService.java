@@ -97,11 +97,11 @@ public final class SequencerService implements AutoCloseable {
     props.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), PRODUCER_BATCH_BYTES);
     // Streams lingers 100 ms, so a transaction's events left only with the commit's flush, which then
     // waited for all of them; sent as they come, the commit waits for the last few ms only. Measured
-    // (docs/benchmarks-history.md): the sequencer alone 42,450 events/s at 10 ms commits against 26,445 at
+    // (docs/design.md, "Commit interval"): the sequencer alone 42,450 events/s at 10 ms commits against 26,445 at
     // 20 ms without it; a send's numbered → committed p50 at 5,000/s moved within run-to-run spread.
     props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), PRODUCER_LINGER_MS);
     // With Kafka's 100 ms backoff before a retry, the stream thread stopped for 110-160 ms four
-    // times in 20 s at 200 sends/s in a variant that committed more often (docs/design.md).
+    // times in 20 s at 200 sends/s in a variant that committed more often (docs/design.md, "Commit interval").
     props.put(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG), PRODUCER_RETRY_BACKOFF_MS);
     // A crashed instance's partitions move after this long (the broker's minimum is 6 s).
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG),

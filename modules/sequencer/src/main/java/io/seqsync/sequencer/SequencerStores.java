@@ -14,7 +14,7 @@ import org.apache.kafka.streams.state.WindowStore;
  * written in the same exactly-once transaction as the events they cause. One store for all the
  * key-value kinds gives a task one RocksDB instance and one changelog partition where a store per
  * kind gave it seven, each opened at every start and rebalance and each with its own memtables and
- * block cache (measured: docs/benchmarks-history.md). Neither is cached: Streams flushes a task's cache at
+ * block cache (measured: docs/design.md, "Sequencer state"). Neither is cached: Streams flushes a task's cache at
  * each commit and then waits for the producer, task after task, so a cached store made every commit
  * a chain of produce requests (and of partitions added to the transaction) one after another;
  * uncached, each write goes out as it happens and the first task's flush sends the rest. That costs

@@ -24,8 +24,8 @@ import java.util.concurrent.ForkJoinPool;
  *   <li>fetch (first configuration only, {@link FetchPasses}): pages of 50 over HTTP by 64
  *       closed-loop clients, next to the same statement straight through JDBC by 64 threads.
  * </ol>
- * Markdown tables on stdout ({@link HttpReport}), progress on stderr. See docs/benchmarks.md and
- * scripts/bench-http.
+ * Markdown tables on stdout ({@link HttpReport}), progress on stderr. See docs/benchmarks.md, "HTTP
+ * send and fetch", and scripts/bench-http.
  */
 public final class HttpBenchmark {
   private HttpBenchmark() {}

@@ -36,7 +36,7 @@ import java.util.concurrent.TimeUnit;
  * the three, on the whole app in this JVM with its default fetch settings, all in one run. The history is written straight into
  * PostgreSQL (fetches never look at Kafka). Requests take random devices' tokens so that no device
  * nears its rate limit: the lanes are measured, not the buckets. Markdown on stdout, progress on
- * stderr. See docs/benchmarks.md and scripts/bench-lanes.
+ * stderr. See docs/benchmarks.md, "Fetch lanes: first screens under a paging flood (R23)", and scripts/bench-lanes.
  */
 public final class LaneBenchmark {
   private static final Duration TOKEN_TTL = Duration.ofHours(2);

@@ -20,7 +20,8 @@ import java.util.logging.Logger;
  * seqsync next to ejabberd, on the same machine in the same run, driven the same way (scripts/bench-peer):
  * live delivery at offered rates ({@link LiveMeasurement}), catch-up of an offline receiver
  * ({@link CatchUpMeasurement}), kill -9 mid-stream ({@link CrashMeasurement}); the servers take
- * turns going first. Markdown tables on stdout, progress on stderr. See docs/benchmarks.md.
+ * turns going first. Markdown tables on stdout, progress on stderr. See docs/benchmarks.md, "seqsync
+ * against ejabberd".
  */
 public final class PeerBenchmark {
   // Held: java.util.logging keeps loggers weakly, and Smack logs every dropped stream as a warning.

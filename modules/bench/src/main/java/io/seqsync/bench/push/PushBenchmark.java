@@ -32,7 +32,8 @@ import java.util.concurrent.TimeUnit;
  *       connections open vs closed; then the same N client WebSockets against a stub server that
  *       only answers the upgrade, to separate the client's share.
  * </ol>
- * Markdown on stdout, progress on stderr. See scripts/bench-push and docs/benchmarks.md.
+ * Markdown on stdout, progress on stderr. See scripts/bench-push and docs/benchmarks.md, "Push latency
+ * and WebSocket memory".
  *
  * <p>Options: {@code --rates=200,500 --warmup-s=5 --duration-s=20 --receivers=200 --idle=10000
  * --open-concurrency=64}.

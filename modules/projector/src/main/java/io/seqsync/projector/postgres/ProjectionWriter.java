@@ -36,7 +36,7 @@ public final class ProjectionWriter {
   private static final Logger log = LoggerFactory.getLogger(ProjectionWriter.class);
   private static final String UNIQUE_VIOLATION = "23505";
   // One statement over arrays rather than a JDBC batch of one insert per message: PostgreSQL then
-  // plans and starts one statement per batch, not one per row (docs/benchmarks-history.md).
+  // plans and starts one statement per batch, not one per row (docs/design.md, "The projection (PostgreSQL, D4, R1, R7, R25)").
   private static final String INSERT_MESSAGES = "insert into messages"
       + " (conv_id, seq, msg_id, sender_id, sender_device, client_msg_id, type, content, create_time)"
       + " select * from unnest(:convIds, :seqs, :msgIds, :senderIds, :senderDevices, :clientMsgIds, :types,"
@@ -52,7 +52,7 @@ public final class ProjectionWriter {
      * sequencer reused conflicts, and then the insert fails with {@link MessageConflict} and the
      * caller's transaction must be rolled back and the batch applied again {@link #GUARDED}.
      * PostgreSQL's ON CONFLICT checks each row against every unique index before inserting it:
-     * about half again the insert's cost (docs/benchmarks-history.md).
+     * about half again the insert's cost (docs/design.md, "The projection (PostgreSQL, D4, R1, R7, R25)").
      */
     PLAIN,
     /** Each row only where no stored row conflicts with it; a new message that conflicts is logged and skipped. */
@@ -89,8 +89,9 @@ public final class ProjectionWriter {
   // Locks the batch's conversations until commit, creating the missing ones: the latest_seq read
   // here stays true for the whole batch even if a second projector instance works on them. The
   // stored ones first, so that a batch of known conversations takes one statement (an insert of
-  // nothing first took a round trip of its own, 0.4-0.6 ms a batch: docs/benchmarks-history.md), then the
-  // created ones; each in sorted order, so that two instances lock in the same order.
+  // nothing first took a round trip of its own, 0.4-0.6 ms a batch: docs/design.md, "The projection
+  // (PostgreSQL, D4, R1, R7, R25)"), then the created ones; each in sorted order, so that two
+  // instances lock in the same order.
   private static Map<String, Long> lockConversations(Handle handle, SortedSet<String> convIds) {
     if (convIds.isEmpty()) {
       return Map.of();
