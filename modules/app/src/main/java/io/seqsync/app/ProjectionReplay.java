@@ -1,6 +1,7 @@
 package io.seqsync.app;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.seqsync.config.RedisEndpoint;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.TopicAdmin;
 import io.seqsync.events.Topics;
@@ -8,11 +9,11 @@ import io.seqsync.localstack.LocalStack;
 import io.seqsync.projector.Announcer;
 import io.seqsync.projector.DeliveryProjector;
 import io.seqsync.projector.Projector;
-import io.seqsync.store.ConversationIndex;
+import io.seqsync.redis.ConversationIndex;
+import io.seqsync.redis.RedisClients;
 import io.seqsync.store.Database;
 import io.seqsync.store.DeliveryLedger;
 import io.seqsync.store.ProjectionWipe;
-import java.net.URI;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -36,7 +37,7 @@ import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.jdbi.v3.core.Handle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * Rebuilds every projection from the topics (D5): PostgreSQL's tables from the event log, which is
@@ -74,9 +75,9 @@ public final class ProjectionReplay {
   private final SeqsyncConfig config;
   private final Topics topics;
   private final Database database;
-  private final JedisPooled redis;
+  private final UnifiedJedis redis;
 
-  ProjectionReplay(String bootstrapServers, SeqsyncConfig config, Database database, JedisPooled redis) {
+  ProjectionReplay(String bootstrapServers, SeqsyncConfig config, Database database, UnifiedJedis redis) {
     this.bootstrapServers = bootstrapServers;
     this.config = config;
     this.topics = Topics.from(config.kafka());
@@ -94,7 +95,7 @@ public final class ProjectionReplay {
     }
     try (stack;
         Database database = Database.open(stack.postgresJdbcUrl(), stack.postgresUser(), stack.postgresPassword(), 3);
-        JedisPooled redis = new JedisPooled(URI.create(stack.redisUri()))) {
+        UnifiedJedis redis = RedisClients.connect(RedisEndpoint.parse(stack.redisUri()))) {
       return new ProjectionReplay(stack.kafkaBootstrapServers(), config, database, redis).replay();
     }
   }
