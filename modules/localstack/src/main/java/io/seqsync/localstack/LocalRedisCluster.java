@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.util.JedisClusterCRC16;
 import redis.embedded.core.ExecutableProvider;
 
 /**
@@ -31,6 +32,8 @@ public final class LocalRedisCluster implements AutoCloseable {
 
   private final List<Integer> ports;
   private final List<Process> processes = new ArrayList<>();
+  private Path dir;
+  private String server;
 
   private LocalRedisCluster(List<Integer> ports) {
     this.ports = List.copyOf(ports);
@@ -47,9 +50,10 @@ public final class LocalRedisCluster implements AutoCloseable {
     }
     LocalRedisCluster cluster = new LocalRedisCluster(ports);
     try {
-      String server = serverBinary();
+      cluster.dir = dir.toAbsolutePath();
+      cluster.server = serverBinary();
       for (int port : ports) {
-        cluster.processes.add(launch(server, dir.toAbsolutePath().resolve("node-" + port), port));
+        cluster.processes.add(launch(cluster.server, cluster.nodeDir(port), port));
       }
       cluster.form();
     } catch (RuntimeException e) {
@@ -67,6 +71,39 @@ public final class LocalRedisCluster implements AutoCloseable {
   /** The nodes' ports, in the order of their slot ranges. */
   public List<Integer> ports() {
     return ports;
+  }
+
+  /**
+   * Kills master {@code index} (SIGKILL) and starts it again on its port and nodes.conf: the same
+   * node, serving the same slots, as a new process without the data it held (no persistence), as
+   * after a crash of a master without a replica. Returns once the cluster is ok again.
+   */
+  public synchronized void restartMaster(int index) {
+    Process old = processes.get(index);
+    old.destroyForcibly();
+    try {
+      old.waitFor(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while killing a master", e);
+    }
+    int port = ports.get(index);
+    processes.set(index, launch(server, nodeDir(port), port));
+    awaitOk(System.currentTimeMillis() + READY_MILLIS);
+  }
+
+  /** The index of the master serving {@code key}'s hash slot. */
+  public int masterOf(String key) {
+    int slot = JedisClusterCRC16.getSlot(key);
+    int index = ports.size() - 1;
+    while (slot < index * SLOTS / ports.size()) {
+      index--;
+    }
+    return index;
+  }
+
+  private Path nodeDir(int port) {
+    return dir.resolve("node-" + port);
   }
 
   private static boolean busPortFree(int port) {
@@ -97,7 +134,7 @@ public final class LocalRedisCluster implements AutoCloseable {
           "--cluster-enabled", "yes", "--cluster-config-file", dir.resolve("nodes.conf").toString(),
           "--cluster-node-timeout", "3000", "--dir", dir.toString(), "--appendonly", "no", "--save", "")
           .redirectErrorStream(true)
-          .redirectOutput(dir.resolve("redis.log").toFile())
+          .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("redis.log").toFile()))
           .start();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start " + server + " on port " + port, e);
@@ -117,6 +154,10 @@ public final class LocalRedisCluster implements AutoCloseable {
     try (Jedis first = connect(ports.get(0), deadline)) {
       ports.subList(1, ports.size()).forEach(port -> first.clusterMeet("127.0.0.1", port));
     }
+    awaitOk(deadline);
+  }
+
+  private void awaitOk(long deadline) {
     for (int port : ports) {
       try (Jedis node = connect(port, deadline)) {
         while (!node.clusterInfo().contains("cluster_state:ok")
@@ -154,7 +195,7 @@ public final class LocalRedisCluster implements AutoCloseable {
 
   /** Stops every node (SIGTERM, then SIGKILL after 5 s). */
   @Override
-  public void close() {
+  public synchronized void close() {
     processes.forEach(Process::destroy);
     for (Process process : processes) {
       try {

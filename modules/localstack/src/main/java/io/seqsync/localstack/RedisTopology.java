@@ -14,6 +14,19 @@ public enum RedisTopology {
   public interface Running extends AutoCloseable {
     String uri();
 
+    /**
+     * A master of the cluster that does not serve {@code key} crashes and comes back empty
+     * ({@link LocalRedisCluster#restartMaster}); returns its index.
+     */
+    default int restartMasterNotHolding(String key) {
+      throw new UnsupportedOperationException("one redis-server has no master to restart");
+    }
+
+    /** Whether the master that {@link #restartMasterNotHolding} restarted serves {@code key}. */
+    default boolean servedBy(int master, String key) {
+      throw new UnsupportedOperationException("one redis-server has no masters");
+    }
+
     @Override
     void close();
   }
@@ -39,6 +52,18 @@ public enum RedisTopology {
       @Override
       public String uri() {
         return cluster.uri();
+      }
+
+      @Override
+      public int restartMasterNotHolding(String key) {
+        int master = (cluster.masterOf(key) + 1) % cluster.ports().size();
+        cluster.restartMaster(master);
+        return master;
+      }
+
+      @Override
+      public boolean servedBy(int master, String key) {
+        return cluster.masterOf(key) == master;
       }
 
       @Override

@@ -126,6 +126,20 @@ class IndexCatchUpTest {
         indexed.start();
         await(() -> !redis.hexists("ss:conv:{d:1:2}", "built") && index.indexed(topic).equals(events.nextOffsets()));
       }
+      if (topology == RedisTopology.CLUSTER) {
+        // A master that lost writes keeps no watermark to tell: the keys on the other masters are distrusted too.
+        try (Projector indexed = projector(config, topics, database, index, health)) {
+          indexed.start();
+          await(() -> index.indexed(topic).equals(events.nextOffsets()) && health.indexCurrent());
+          CONVERSATIONS.forEach(conv -> redis.hset("ss:conv:{" + conv + "}", "built", "1"));
+          int restarted = redisServer.restartMasterNotHolding("ss:indexed:{" + topic + "}");
+          List<String> elsewhere = CONVERSATIONS.stream().map(conv -> "ss:conv:{" + conv + "}")
+              .filter(key -> !redisServer.servedBy(restarted, key)).toList();
+          assertThat(elsewhere).as("keys on masters that did not restart").isNotEmpty();
+          await(() -> elsewhere.stream().noneMatch(key -> redis.hexists(key, "built")) && health.indexCurrent());
+          assertThat(index.indexed(topic)).as("the watermark survived").isNotEmpty();
+        }
+      }
     }
   }
 

@@ -134,7 +134,9 @@ public final class RedisHealth implements AutoCloseable {
     available = true;
     boolean restarted = previous != null && !previous.equals(answeredRunId);
     if (restarted || (!wasAvailable && previous != null)) {
-      log.info("Redis at {} answers again{}", address, restarted ? " as a new process (run id " + answeredRunId + ")" : "");
+      log.info("Redis at {} answers again{}", address, !restarted ? ""
+          : endpoint.cluster() ? " with a master restarted or replaced (" + answeredRunId + ")"
+          : " as a new process (run id " + answeredRunId + ")");
       listeners.forEach(listener -> listener.redisBack(restarted));
     }
   }
