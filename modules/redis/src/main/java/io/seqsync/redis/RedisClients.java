@@ -2,6 +2,7 @@ package io.seqsync.redis;
 
 import io.seqsync.config.RedisEndpoint;
 import java.net.URI;
+import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import redis.clients.jedis.HostAndPort;
@@ -26,7 +27,11 @@ public final class RedisClients {
     }
     Set<HostAndPort> nodes = new LinkedHashSet<>();
     endpoint.nodes().forEach(node -> nodes.add(new HostAndPort(node.host(), node.port())));
-    return RedisClusterClient.create(nodes);
+    // A command to a master that is down is retried (slots refreshed, the next attempt) for at most
+    // 2 s, as one server's socket timeout: Jedis's default allows several times that, which a
+    // request would wait before RedisHealth's probe (every second) tells everyone to skip Redis.
+    return RedisClusterClient.builder().nodes(nodes).maxAttempts(3)
+        .maxTotalRetriesDuration(Duration.ofSeconds(2)).build();
   }
 
   /** Whether {@code redis} talks to a Redis Cluster. */

@@ -179,13 +179,14 @@ public final class RedisHealth implements AutoCloseable {
     throw failure;
   }
 
-  // CLUSTER NODES lines of masters that serve slots and are not failing: id, address, flags, ...
+  // CLUSTER NODES lines of masters that serve slots and are not marked failed by the cluster: id,
+  // address, flags, ... One only suspected ("fail?") is kept: if it does not answer, neither does Redis.
   static List<String[]> masters(String clusterNodes) {
     List<String[]> masters = new ArrayList<>();
     for (String line : clusterNodes.split("\r?\n")) {
       String[] f = line.trim().split(" ");
       List<String> flags = f.length > 2 ? List.of(f[2].split(",")) : List.of();
-      if (f.length > 8 && flags.contains("master") && !flags.contains("fail") && !flags.contains("fail?")) {
+      if (f.length > 8 && flags.contains("master") && !flags.contains("fail")) {
         masters.add(f);
       }
     }
