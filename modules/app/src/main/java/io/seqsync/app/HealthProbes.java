@@ -5,10 +5,10 @@ import io.seqsync.events.Topics;
 import io.seqsync.ingress.HealthProbe;
 import io.seqsync.projector.DeliveryProjector;
 import io.seqsync.projector.Projector;
+import io.seqsync.redis.RedisHealth;
 import io.seqsync.sequencer.SequencerService;
 import io.seqsync.store.Database;
 import io.seqsync.store.ProjectionLag;
-import io.seqsync.store.RedisHealth;
 import java.util.List;
 
 /**

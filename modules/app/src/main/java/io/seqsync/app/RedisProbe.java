@@ -2,7 +2,7 @@ package io.seqsync.app;
 
 import io.seqsync.ingress.DependencyState;
 import io.seqsync.ingress.HealthProbe;
-import io.seqsync.store.RedisHealth;
+import io.seqsync.redis.RedisHealth;
 import java.util.Map;
 
 /**

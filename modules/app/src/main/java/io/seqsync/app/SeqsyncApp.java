@@ -3,6 +3,7 @@ package io.seqsync.app;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.config.Endpoints;
+import io.seqsync.config.RedisEndpoint;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.config.Servers;
 import io.seqsync.events.Topics;
@@ -24,24 +25,24 @@ import io.seqsync.projector.Projector;
 import io.seqsync.projector.PushPublisher;
 import io.seqsync.projector.postgres.DeliveryLedger;
 import io.seqsync.projector.postgres.MessageArchive;
+import io.seqsync.redis.ConversationIndex;
+import io.seqsync.redis.ConversationIndexRebuild;
+import io.seqsync.redis.ConversationList;
+import io.seqsync.redis.RedisClients;
+import io.seqsync.redis.RedisHealth;
 import io.seqsync.sequencer.SequencerService;
 import io.seqsync.store.ArchiveQueries;
-import io.seqsync.store.ConversationIndex;
-import io.seqsync.store.ConversationIndexRebuild;
-import io.seqsync.store.ConversationList;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.Database;
 import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.MessageQueries;
-import io.seqsync.store.RedisHealth;
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * The whole backend in one process: the servers (configured or embedded), the sequencer, the
@@ -78,9 +79,9 @@ public final class SeqsyncApp implements AutoCloseable {
     SequencerService sequencer = own(SequencerService.start(kafka, config));
     Database database = own(Database.open(
         endpoints.postgresJdbcUrl(), endpoints.postgresUser(), endpoints.postgresPassword(), config.postgres().poolSize()));
-    URI redisUri = URI.create(endpoints.redisUri());
-    JedisPooled redis = own(new JedisPooled(redisUri));
-    RedisHealth redisHealth = own(new RedisHealth(endpoints.redisUri()));
+    RedisEndpoint redisEndpoint = RedisEndpoint.parse(endpoints.redisUri());
+    UnifiedJedis redis = own(RedisClients.connect(redisEndpoint));
+    RedisHealth redisHealth = own(new RedisHealth(redisEndpoint));
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     own(registry::close);
     AnnouncementPublisher announcements = own(new AnnouncementPublisher(kafka, topics.announcements(), registry));
@@ -100,7 +101,7 @@ public final class SeqsyncApp implements AutoCloseable {
     HealthProbes health = own(new HealthProbes(config, kafka, topics, redisHealth, sequencer, projector, delivery, database));
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()));
     ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), topics.announcements().name()));
-    PushHub pushes = own(new PushHub(registry).subscribe(redisUri.getHost(), redisUri.getPort()));
+    PushHub pushes = own(new PushHub(registry).subscribe(redisEndpoint));
     ConversationQueries conversations = new ConversationQueries(database.jdbi());
     IngressStores stores = new IngressStores(new MessageQueries(database.jdbi()), conversations,
         new ConversationList(redis, new ConversationIndexRebuild(database.jdbi(), index), conversations, redisHealth),

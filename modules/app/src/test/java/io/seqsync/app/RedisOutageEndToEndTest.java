@@ -167,7 +167,7 @@ class RedisOutageEndToEndTest {
 
   private static Map<String, String> indexedLatestSeqs(JedisPooled index, List<String> convs) {
     Map<String, String> indexed = new TreeMap<>();
-    convs.forEach(conv -> indexed.put(conv, index.hget("ss:conv:" + conv, "latestSeq")));
+    convs.forEach(conv -> indexed.put(conv, index.hget("ss:conv:{" + conv + "}", "latestSeq")));
     return indexed;
   }
 

@@ -48,8 +48,15 @@ public record SeqsyncConfig(
     }
   }
 
-  /** Redis: {@code uri} empty means an embedded redis-server under {@code dataDir/redis} on {@code embeddedPort}. */
-  public record Redis(Optional<String> uri, int embeddedPort) {}
+  /**
+   * Redis: {@code uri} empty means an embedded redis-server under {@code dataDir/redis} on
+   * {@code embeddedPort}; else one server or a Redis Cluster ({@link RedisEndpoint} has the syntax).
+   */
+  public record Redis(Optional<String> uri, int embeddedPort) {
+    public Redis {
+      uri.ifPresent(RedisEndpoint::parse); // refused at start, not at the first connection
+    }
+  }
 
   /** The Kafka Streams sequencer, and the limits it enforces (the ingress checks the same ones first). */
   public record Sequencer(

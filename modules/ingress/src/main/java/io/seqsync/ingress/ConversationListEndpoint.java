@@ -1,7 +1,7 @@
 package io.seqsync.ingress;
 
 import io.javalin.http.Context;
-import io.seqsync.store.ConversationList;
+import io.seqsync.redis.ConversationList;
 import io.seqsync.store.ListCursor;
 
 /** GET /v1/conversations?limit&cursor: the caller's conversation list, most recent first (R20). */

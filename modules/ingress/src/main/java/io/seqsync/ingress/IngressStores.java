@@ -1,7 +1,7 @@
 package io.seqsync.ingress;
 
+import io.seqsync.redis.ConversationList;
 import io.seqsync.store.ArchiveQueries;
-import io.seqsync.store.ConversationList;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.MessageQueries;

@@ -1,7 +1,7 @@
 package io.seqsync.ingress;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import io.seqsync.store.PushNotice;
+import io.seqsync.redis.PushNotice;
 import java.util.List;
 import java.util.Optional;
 

@@ -3,8 +3,9 @@ package io.seqsync.ingress;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.seqsync.store.PushNotice;
-import io.seqsync.store.RedisSubscription;
+import io.seqsync.config.RedisEndpoint;
+import io.seqsync.redis.PushNotice;
+import io.seqsync.redis.RedisSubscription;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -51,8 +52,8 @@ public final class PushHub implements AutoCloseable {
   }
 
   /** Starts feeding the sockets from Redis; until then (in tests without Redis) nothing is pushed. */
-  public PushHub subscribe(String redisHost, int redisPort) {
-    subscription = new RedisSubscription(redisHost, redisPort, new JedisPubSub() {
+  public PushHub subscribe(RedisEndpoint redis) {
+    subscription = new RedisSubscription(redis, new JedisPubSub() {
       @Override
       public void onMessage(String channel, String message) {
         List<String> lines;

@@ -1,10 +1,11 @@
 package io.seqsync.ingress;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.seqsync.store.ConversationList;
+import io.seqsync.redis.ConversationList;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.ConversationQueries.SyncRow;
 import io.seqsync.store.DeliveryQueries;
+import io.seqsync.store.ListEntry;
 import io.seqsync.store.StoredMessage;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -115,7 +116,7 @@ final class Views {
 
   record ListedConversation(String convId, @JsonInclude(JsonInclude.Include.NON_NULL) String name, long latestSeq,
       Message lastMessage, long readSeq, long unread, String draft, long updatedAt) {
-    static ListedConversation of(ConversationList.Entry e) {
+    static ListedConversation of(ListEntry e) {
       return new ListedConversation(e.convId(), e.name(), e.latestSeq(),
           e.lastMessage() == null ? null : Message.of(e.lastMessage()), e.readSeq(), e.unread(), e.draft(), e.updatedAt());
     }

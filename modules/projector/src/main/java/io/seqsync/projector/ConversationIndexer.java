@@ -8,9 +8,9 @@ import io.seqsync.events.model.MembershipChanged;
 import io.seqsync.events.model.MessageAppended;
 import io.seqsync.events.model.ReadAdvanced;
 import io.seqsync.events.model.RecallApplied;
-import io.seqsync.store.ConversationIndex;
+import io.seqsync.redis.ConversationIndex;
+import io.seqsync.redis.RedisHealth;
 import io.seqsync.store.ConversationQueries;
-import io.seqsync.store.RedisHealth;
 import io.seqsync.store.StoredMessage;
 import io.seqsync.store.StoredOffsets;
 import java.util.List;
@@ -40,7 +40,11 @@ import redis.clients.jedis.exceptions.JedisException;
  * watermarks where they were). Until then readers are told the index is behind and read
  * PostgreSQL. A gap of more than {@value #REPLAY_LIMIT} events, or a partition without a
  * watermark, distrusts every built key instead (each is rebuilt from PostgreSQL on its first read).
- * Runs on the listeners' thread only, but for the flag Redis's health sets.
+ * So does a restarted master of a Redis Cluster (a restart, or a replica promoted): the watermark
+ * lives on one master and the merges on all of them, so a master that lost writes did not lose the
+ * watermark with them. At its first catch-up it drops the keys of the layout before hash tags
+ * ({@link ConversationIndex#dropOldLayout}). Runs on the listeners' thread only, but for the flags
+ * Redis's health sets.
  */
 public final class ConversationIndexer implements CommitListener {
   static final long REPLAY_LIMIT = 100_000;
@@ -53,6 +57,8 @@ public final class ConversationIndexer implements CommitListener {
   private final String topic;
   private final Supplier<Set<Integer>> assignedPartitions;
   private volatile boolean reconcileNeeded = true;
+  private volatile boolean distrustNeeded;
+  private boolean layoutChecked;
   private Set<Integer> reconciled = Set.of();
 
   /**
@@ -68,7 +74,10 @@ public final class ConversationIndexer implements CommitListener {
     this.topic = topic;
     this.assignedPartitions = assignedPartitions;
     health.indexBehind(true);
-    health.addListener(restarted -> needReconcile());
+    health.addListener(restarted -> {
+      distrustNeeded |= restarted && index.cluster();
+      needReconcile();
+    });
   }
 
   @Override
@@ -119,6 +128,15 @@ public final class ConversationIndexer implements CommitListener {
   /** Brings the index of the assigned partitions up to the offsets PostgreSQL stored. */
   private void reconcile(Set<Integer> assigned) {
     reconcileNeeded = false;
+    if (!layoutChecked) {
+      long dropped = index.dropOldLayout();
+      if (dropped > 0) {
+        log.info("index: dropped {} keys of the layout before hash tags; each is rebuilt from PostgreSQL on its"
+            + " first read under its new name", dropped);
+      }
+      layoutChecked = true;
+    }
+    boolean distrust = distrustNeeded;
     Map<Integer, Long> stored = jdbi.withHandle(handle -> StoredOffsets.read(handle, topic));
     Map<Integer, Long> marks = index.indexed(topic);
     Map<Integer, Long> gaps = new TreeMap<>();
@@ -133,10 +151,12 @@ public final class ConversationIndexer implements CommitListener {
       }
     }
     long missed = gaps.entrySet().stream().mapToLong(gap -> stored.get(gap.getKey()) - gap.getValue()).sum();
-    if (unknown || missed > REPLAY_LIMIT) {
+    if (distrust || unknown || missed > REPLAY_LIMIT) {
       long forgotten = index.forgetBuilt();
+      distrustNeeded = false; // only once done: a failed catch-up distrusts again at the next
       log.info("index: {}; distrusted {} built keys, each rebuilt from PostgreSQL on its first read",
-          unknown ? "a partition without a watermark" : missed + " offsets behind PostgreSQL", forgotten);
+          distrust ? "a master of the Redis Cluster restarted or was replaced"
+              : unknown ? "a partition without a watermark" : missed + " offsets behind PostgreSQL", forgotten);
     } else {
       for (Map.Entry<Integer, Long> gap : gaps.entrySet()) {
         long replayed = EventRange.read(bootstrapServers, topic, gap.getKey(), gap.getValue(), stored.get(gap.getKey()),

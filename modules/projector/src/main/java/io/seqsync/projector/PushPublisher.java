@@ -8,8 +8,8 @@ import io.seqsync.events.model.MembershipChanged;
 import io.seqsync.events.model.MessageAppended;
 import io.seqsync.events.model.ReadAdvanced;
 import io.seqsync.events.model.RecallApplied;
-import io.seqsync.store.PushNotice;
-import io.seqsync.store.RedisHealth;
+import io.seqsync.redis.PushNotice;
+import io.seqsync.redis.RedisHealth;
 import io.seqsync.store.StoredMessage;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -21,7 +21,7 @@ import java.util.Set;
 import java.util.function.Function;
 import org.jdbi.v3.core.Jdbi;
 import redis.clients.jedis.AbstractPipeline;
-import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
@@ -36,10 +36,10 @@ import redis.clients.jedis.exceptions.JedisException;
  */
 public final class PushPublisher implements CommitListener {
   private final Jdbi jdbi;
-  private final JedisPooled redis;
+  private final UnifiedJedis redis;
   private final RedisHealth health;
 
-  public PushPublisher(Jdbi jdbi, JedisPooled redis, RedisHealth health) {
+  public PushPublisher(Jdbi jdbi, UnifiedJedis redis, RedisHealth health) {
     this.jdbi = jdbi;
     this.redis = redis;
     this.health = health;

@@ -8,13 +8,16 @@ import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.TopicAdmin;
 import io.seqsync.events.Topics;
 import io.seqsync.events.model.Event;
-import io.seqsync.store.ConversationIndex;
+import io.seqsync.config.RedisEndpoint;
+import io.seqsync.localstack.RedisTopology;
+import io.seqsync.redis.ConversationIndex;
+import io.seqsync.redis.RedisClients;
+import io.seqsync.redis.RedisHealth;
 import io.seqsync.store.Database;
-import io.seqsync.store.RedisHealth;
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
@@ -22,45 +25,74 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import redis.clients.jedis.JedisPooled;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * The Redis index catches up with what it missed: batches committed while no indexer was told of
  * them (a projector without listeners, as after a process died with batches queued for them) are
  * replayed from the event log when an indexer next starts; an index whose watermark is gone has
- * every built key distrusted instead.
+ * every built key distrusted instead. On one Redis and on a Redis Cluster of three masters (whose
+ * SCAN for built keys must visit every master).
  */
+@ParameterizedClass
+@EnumSource(RedisTopology.class)
 class IndexCatchUpTest {
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
   private static final List<String> CONVERSATIONS = List.of("d:1:2", "d:1:3", "d:2:3");
 
   @TempDir static Path dir;
+  @Parameter RedisTopology topology;
   private static TestServers servers;
-  private static JedisPooled redis;
+  private static RedisTopology.Running redisServer;
+  private static UnifiedJedis redis;
 
   @BeforeAll
   static void startServers() {
     servers = TestServers.start(dir);
-    redis = new JedisPooled(URI.create(servers.redisUri()));
   }
 
   @AfterAll
   static void stopServers() {
-    redis.close();
     servers.close();
+  }
+
+  // The single topology uses the servers' own Redis; the cluster one its own three nodes.
+  @BeforeParameterizedClassInvocation
+  static void startRedis(RedisTopology topology) {
+    redisServer = topology == RedisTopology.SINGLE ? null : topology.start(dir.resolve(topology.name()));
+    redis = RedisClients.connect(RedisEndpoint.parse(redisUri()));
+  }
+
+  @AfterParameterizedClassInvocation
+  static void stopRedis() {
+    redis.close();
+    if (redisServer != null) {
+      redisServer.close();
+    }
+  }
+
+  private static String redisUri() {
+    return redisServer == null ? servers.redisUri() : redisServer.uri();
   }
 
   @Test
   void whatTheIndexMissedIsReplayedAndAnIndexWithoutWatermarkIsRebuiltFromPostgres() throws Exception {
-    SeqsyncConfig config = ConfigLoader.of(Map.of("kafka.partitions", "3", "projector.group-id", "index-catch-up"));
+    String name = topology.name().toLowerCase(Locale.ROOT);
+    SeqsyncConfig config = ConfigLoader.of(Map.of("kafka.partitions", "3", "projector.group-id", "index-catch-up-" + name,
+        "kafka.topic-prefix", name + "."));
     Topics topics = Topics.from(config.kafka());
     TopicAdmin.ensure(servers.bootstrapServers(), topics, (short) 1);
     String topic = topics.events().name();
     ConversationIndex index = new ConversationIndex(redis);
-    try (Database database = Database.open(servers.postgres().createDatabase("index_catch_up"),
+    try (Database database = Database.open(servers.postgres().createDatabase("index_catch_up_" + name),
             servers.postgres().user(), servers.postgres().password(), 2);
         EventLog events = new EventLog(servers.bootstrapServers(), topics);
-        RedisHealth health = new RedisHealth(servers.redisUri())) {
+        RedisHealth health = new RedisHealth(redisUri())) {
       StoredProjection stored = new StoredProjection(database.jdbi(), topic);
 
       events.commit(messages(events, 30));
@@ -87,12 +119,26 @@ class IndexCatchUpTest {
         await(() -> latestSeqs().stream().allMatch(seq -> seq == 20L));
         await(() -> index.indexed(topic).equals(events.nextOffsets()) && health.indexCurrent());
 
-        redis.hset("ss:conv:d:1:2", "built", "1");
-        redis.del("ss:indexed:" + topic);
+        redis.hset("ss:conv:{d:1:2}", "built", "1");
+        redis.del("ss:indexed:{" + topic + "}");
       }
       try (Projector indexed = projector(config, topics, database, index, health)) {
         indexed.start();
-        await(() -> !redis.hexists("ss:conv:d:1:2", "built") && index.indexed(topic).equals(events.nextOffsets()));
+        await(() -> !redis.hexists("ss:conv:{d:1:2}", "built") && index.indexed(topic).equals(events.nextOffsets()));
+      }
+      if (topology == RedisTopology.CLUSTER) {
+        // A master that lost writes keeps no watermark to tell: the keys on the other masters are distrusted too.
+        try (Projector indexed = projector(config, topics, database, index, health)) {
+          indexed.start();
+          await(() -> index.indexed(topic).equals(events.nextOffsets()) && health.indexCurrent());
+          CONVERSATIONS.forEach(conv -> redis.hset("ss:conv:{" + conv + "}", "built", "1"));
+          int restarted = redisServer.restartMasterNotHolding("ss:indexed:{" + topic + "}");
+          List<String> elsewhere = CONVERSATIONS.stream().map(conv -> "ss:conv:{" + conv + "}")
+              .filter(key -> !redisServer.servedBy(restarted, key)).toList();
+          assertThat(elsewhere).as("keys on masters that did not restart").isNotEmpty();
+          await(() -> elsewhere.stream().noneMatch(key -> redis.hexists(key, "built")) && health.indexCurrent());
+          assertThat(index.indexed(topic)).as("the watermark survived").isNotEmpty();
+        }
       }
     }
   }
@@ -111,7 +157,7 @@ class IndexCatchUpTest {
   }
 
   private static List<Long> latestSeqs() {
-    return CONVERSATIONS.stream().map(conv -> redis.hget("ss:conv:" + conv, "latestSeq"))
+    return CONVERSATIONS.stream().map(conv -> redis.hget("ss:conv:{" + conv + "}", "latestSeq"))
         .map(seq -> seq == null ? 0L : Long.parseLong(seq)).toList();
   }
 

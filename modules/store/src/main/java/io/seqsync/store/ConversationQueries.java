@@ -209,10 +209,10 @@ public final class ConversationQueries {
 
   /**
    * Up to {@code limit} conversations of the user's list after {@code cursor} (null: from the most
-   * recent), from PostgreSQL: what the list answers while Redis cannot (see {@link ConversationList}),
+   * recent), from PostgreSQL: what the list answers while Redis cannot (the redis module's ConversationList),
    * in the same order and with the same cursors. Unread counts as the handshake does.
    */
-  List<ConversationList.Ranked> list(long userId, int limit, ListCursor cursor) {
+  public List<ListEntry.Ranked> list(long userId, int limit, ListCursor cursor) {
     return jdbi.withHandle(handle -> handle.createQuery(LIST)
         .bind("user", userId).bind("limit", limit)
         .bind("activity", cursor == null ? null : cursor.activity())
@@ -220,7 +220,7 @@ public final class ConversationQueries {
         .map((rs, ctx) -> {
           long latestSeq = rs.getLong("latest_seq");
           StoredMessage last = rs.getObject("msg_id") == null ? null : MessageQueries.message(rs, 8);
-          return new ConversationList.Ranked(new ConversationList.Entry(rs.getString("conv_id"), rs.getString("name"),
+          return new ListEntry.Ranked(new ListEntry(rs.getString("conv_id"), rs.getString("name"),
               latestSeq, last, rs.getLong("read_seq"), rs.getLong("unread"), rs.getString("draft"),
               last == null ? 0 : last.createTime()), rs.getLong("last_activity"));
         })

@@ -1,10 +1,6 @@
 package io.seqsync.store;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
-import redis.clients.jedis.JedisPooled;
-import redis.clients.jedis.resps.Tuple;
 
 /**
  * Where a page of the conversation list ends: the last entry's activity time and convId
@@ -12,12 +8,6 @@ import redis.clients.jedis.resps.Tuple;
  * next page is every entry below that pair; ties are paged through, never skipped. Immutable.
  */
 public record ListCursor(long activity, String convId) {
-  private static final int CHUNK = 100;
-
-  static ListCursor of(Tuple tuple) {
-    return new ListCursor((long) tuple.getScore(), tuple.getElement());
-  }
-
   /** The cursor a client sent back, or empty when it is not one. */
   public static Optional<ListCursor> parse(String text) {
     int colon = text.indexOf(':');
@@ -36,27 +26,8 @@ public record ListCursor(long activity, String convId) {
     return activity + ":" + convId;
   }
 
-  /** Up to {@code count} entries of the sorted set after {@code cursor} (null: from the top), highest first. */
-  static List<Tuple> page(JedisPooled redis, String key, ListCursor cursor, int count) {
-    double max = cursor == null ? Double.POSITIVE_INFINITY : cursor.activity;
-    List<Tuple> page = new ArrayList<>(count);
-    for (int offset = 0; page.size() < count; offset += CHUNK) {
-      List<Tuple> chunk = redis.zrevrangeByScoreWithScores(key, max, Double.NEGATIVE_INFINITY, offset, CHUNK);
-      for (Tuple tuple : chunk) {
-        if (page.size() < count && (cursor == null || cursor.isAbove(tuple))) {
-          page.add(tuple);
-        }
-      }
-      if (chunk.size() < CHUNK) {
-        break;
-      }
-    }
-    return page;
-  }
-
-  // True for entries that come after this cursor: a lower score, or the same score and a lower member.
-  boolean isAbove(Tuple tuple) {
-    long score = (long) tuple.getScore();
-    return score < activity || (score == activity && tuple.getElement().compareTo(convId) < 0);
+  /** True for an entry that comes after this cursor: a lower activity, or the same one and a lower convId. */
+  public boolean isAbove(long entryActivity, String entryConvId) {
+    return entryActivity < activity || (entryActivity == activity && entryConvId.compareTo(convId) < 0);
   }
 }

@@ -167,12 +167,12 @@ public final class MessageQueries {
   }
 
   /** A message's columns of the table aliased {@code alias}, in the order {@link #message} reads. */
-  static String messageColumns(String alias) {
+  public static String messageColumns(String alias) {
     return alias + "." + MESSAGE_COLUMNS.replace(", ", ", " + alias + ".");
   }
 
   /** The message whose columns ({@link #messageColumns}) start at column {@code first}. */
-  static StoredMessage message(ResultSet rs, int first) throws SQLException {
+  public static StoredMessage message(ResultSet rs, int first) throws SQLException {
     boolean recalled = rs.getBoolean(first + 9);
     return new StoredMessage(rs.getLong(first), rs.getString(first + 1), rs.getLong(first + 2), rs.getLong(first + 3),
         rs.getString(first + 4), rs.getString(first + 5), rs.getString(first + 6),

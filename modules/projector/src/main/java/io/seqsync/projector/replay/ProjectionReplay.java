@@ -2,6 +2,7 @@ package io.seqsync.projector.replay;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seqsync.config.Endpoints;
+import io.seqsync.config.RedisEndpoint;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.config.Servers;
 import io.seqsync.events.TopicAdmin;
@@ -11,9 +12,9 @@ import io.seqsync.projector.DeliveryProjector;
 import io.seqsync.projector.Projector;
 import io.seqsync.projector.postgres.DeliveryLedger;
 import io.seqsync.projector.postgres.ProjectionWipe;
-import io.seqsync.store.ConversationIndex;
+import io.seqsync.redis.ConversationIndex;
+import io.seqsync.redis.RedisClients;
 import io.seqsync.store.Database;
-import java.net.URI;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -37,7 +38,7 @@ import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.jdbi.v3.core.Handle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * Rebuilds every projection from the topics (D5): PostgreSQL's tables from the event log, which is
@@ -75,10 +76,10 @@ public final class ProjectionReplay {
   private final SeqsyncConfig config;
   private final Topics topics;
   private final Database database;
-  private final JedisPooled redis;
+  private final UnifiedJedis redis;
 
   /** A replay against these servers ({@link #run} starts them); for tests that hold them already. */
-  public ProjectionReplay(String bootstrapServers, SeqsyncConfig config, Database database, JedisPooled redis) {
+  public ProjectionReplay(String bootstrapServers, SeqsyncConfig config, Database database, UnifiedJedis redis) {
     this.bootstrapServers = bootstrapServers;
     this.config = config;
     this.topics = Topics.from(config.kafka());
@@ -97,7 +98,7 @@ public final class ProjectionReplay {
     Endpoints at = servers.endpoints();
     try (servers;
         Database database = Database.open(at.postgresJdbcUrl(), at.postgresUser(), at.postgresPassword(), 3);
-        JedisPooled redis = new JedisPooled(URI.create(at.redisUri()))) {
+        UnifiedJedis redis = RedisClients.connect(RedisEndpoint.parse(at.redisUri()))) {
       return new ProjectionReplay(at.kafkaBootstrapServers(), config, database, redis).replay();
     }
   }

@@ -1,5 +1,7 @@
-package io.seqsync.store;
+package io.seqsync.redis;
 
+import io.seqsync.store.ConversationQueries;
+import io.seqsync.store.MessageQueries;
 import java.util.List;
 import org.jdbi.v3.core.Jdbi;
 
@@ -44,7 +46,7 @@ public final class ConversationIndexRebuild {
         }
       });
     }
-    index.markBuilt(ConversationIndex.conversation(convId));
+    index.markBuilt(IndexKeys.conversation(convId));
   }
 
   /**
@@ -89,6 +91,6 @@ public final class ConversationIndexRebuild {
             .list();
       });
     }
-    index.markBuilt(ConversationIndex.user(userId));
+    index.markBuilt(IndexKeys.user(userId));
   }
 }

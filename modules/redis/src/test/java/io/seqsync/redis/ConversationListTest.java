@@ -1,59 +1,84 @@
-package io.seqsync.store;
+package io.seqsync.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.seqsync.config.RedisEndpoint;
 import io.seqsync.localstack.LocalPostgres;
-import io.seqsync.localstack.LocalRedis;
-import java.net.URI;
+import io.seqsync.localstack.RedisTopology;
+import io.seqsync.store.ConversationQueries;
+import io.seqsync.store.Database;
+import io.seqsync.store.ListEntry;
+import io.seqsync.store.StoredMessage;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import redis.clients.jedis.JedisPooled;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+import redis.clients.jedis.ScanIteration;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * Unread counts when Redis keeps only the latest countable seqs of a conversation (here 5): for
  * every read position the list answers what PostgreSQL counts, from Redis above the floor and
  * from PostgreSQL below it, whether the sets were trimmed as messages arrived or rebuilt after a
- * flush.
+ * flush. On one Redis and on a Redis Cluster of three masters, where every script's keys must share
+ * a hash slot and the keys spread over the masters.
  */
+@ParameterizedClass
+@EnumSource(RedisTopology.class)
 class ConversationListTest {
   private static final String CONV = "d:1:2";
   private static final int KEPT = 5;
   private static final int MESSAGES = 12;
 
   @TempDir static Path dir;
+  @Parameter RedisTopology topology;
   private static LocalPostgres postgres;
-  private static LocalRedis redisServer;
+  private static RedisTopology.Running redisServer;
   private static Database database;
-  private static JedisPooled redis;
+  private static UnifiedJedis redis;
   private static ConversationIndex index;
   private static ConversationIndexRebuild rebuild;
   private static ConversationList list;
   private static RedisHealth redisHealth;
 
   @BeforeAll
-  static void start() {
+  static void startPostgres() {
     postgres = LocalPostgres.start(dir.resolve("postgres"), 0);
-    redisServer = LocalRedis.start(dir.resolve("redis"), 0);
-    database = Database.open(postgres.createDatabase("conversation_list"), postgres.user(), postgres.password(), 2);
-    URI uri = URI.create(redisServer.uri());
-    redis = new JedisPooled(uri.getHost(), uri.getPort());
+  }
+
+  @AfterAll
+  static void stopPostgres() {
+    postgres.close();
+  }
+
+  @BeforeParameterizedClassInvocation
+  static void start(RedisTopology topology) {
+    redisServer = topology.start(dir.resolve(topology.name()));
+    database = Database.open(postgres.createDatabase("conversation_list_" + topology.name().toLowerCase(Locale.ROOT)),
+        postgres.user(), postgres.password(), 2);
+    redis = RedisClients.connect(RedisEndpoint.parse(redisServer.uri()));
+    assertThat(RedisClients.isCluster(redis)).isEqualTo(topology == RedisTopology.CLUSTER);
     index = new ConversationIndex(redis, KEPT);
     rebuild = new ConversationIndexRebuild(database.jdbi(), index);
     redisHealth = new RedisHealth(redisServer.uri());
     list = new ConversationList(redis, rebuild, new ConversationQueries(database.jdbi()), redisHealth);
   }
 
-  @AfterAll
+  @AfterParameterizedClassInvocation
   static void stop() {
     redisHealth.close();
     redis.close();
     database.close();
     redisServer.close();
-    postgres.close();
   }
 
   @Test
@@ -78,13 +103,13 @@ class ConversationListTest {
     try (ConversationIndex.Batch batch = index.batch()) {
       batch.recall(CONV, 2, 1).recall(CONV, 9, 1);
     }
-    index.markBuilt(ConversationIndex.conversation(CONV)); // as the projector left it: trimmed as it went
-    assertThat(redis.zcard(ConversationIndex.countableKey(CONV, null))).isEqualTo(KEPT);
+    index.markBuilt(IndexKeys.conversation(CONV)); // as the projector left it: trimmed as it went
+    assertThat(redis.zcard(IndexKeys.countable(CONV, null))).isEqualTo(KEPT);
 
     assertEveryReadPositionMatchesPostgres();
     redis.flushAll();
     assertEveryReadPositionMatchesPostgres(); // rebuilt: the latest 5 and the floor below them
-    assertThat(redis.zcard(ConversationIndex.countableKey(CONV, null))).isEqualTo(KEPT);
+    assertThat(redis.zcard(IndexKeys.countable(CONV, null))).isEqualTo(KEPT);
   }
 
   @Test
@@ -101,14 +126,33 @@ class ConversationListTest {
           .listed(7, convId, 7_000L).listed(8, convId, 7_000L);
     }
     redis.set("not-seqsync", "kept");
-    long indexKeys = redis.keys(ConversationIndex.PREFIX + "*").size();
+    long indexKeys = indexKeys().size();
     assertThat(indexKeys).isGreaterThanOrEqualTo(4);
 
     assertThat(index.forgetAll()).isEqualTo(indexKeys);
-    assertThat(redis.keys(ConversationIndex.PREFIX + "*")).isEmpty();
+    assertThat(indexKeys()).isEmpty();
     assertThat(redis.get("not-seqsync")).isEqualTo("kept");
-    assertThat(list.page(8, 10, null).conversations()).extracting(ConversationList.Entry::convId).contains(convId);
+    assertThat(list.page(8, 10, null).conversations()).extracting(ListEntry::convId).contains(convId);
     assertThat(index.unread(convId, 8, 0)).hasValue(1);
+  }
+
+  @Test
+  void keysOfTheLayoutBeforeHashTagsAreDroppedOnceAndTheRestIsKept() {
+    redis.del(ConversationIndex.LAYOUT_KEY);
+    List<String> old = List.of("ss:conv:d:21:22", "ss:conv:d:21:22:countable", "ss:user:21", "ss:user:21:convs",
+        "ss:cursors:21:phone", "ss:indexed:seqsync.events");
+    old.forEach(key -> redis.set(key, "old"));
+    redis.zadd(IndexKeys.GROUP_ACTIVITY, 1, "g:kept");
+    try (ConversationIndex.Batch batch = index.batch()) {
+      batch.read(21, "d:21:22", 1);
+    }
+
+    assertThat(index.dropOldLayout()).isEqualTo(old.size());
+    assertThat(old).noneMatch(key -> redis.exists(key));
+    assertThat(redis.zscore(IndexKeys.GROUP_ACTIVITY, "g:kept")).isEqualTo(1.0);
+    assertThat(redis.hget(IndexKeys.user(21), IndexKeys.readField("d:21:22"))).isEqualTo("1");
+    redis.set("ss:conv:d:21:22", "written by an instance of the earlier version");
+    assertThat(index.dropOldLayout()).as("once").isZero();
   }
 
   @Test
@@ -119,9 +163,9 @@ class ConversationListTest {
     try (ConversationIndex.Batch batch = index.batch()) {
       batch.message(message, true).read(4, convId, 0);
     }
-    assertThat(redis.hget(ConversationIndex.conversation(convId), ConversationIndex.LATEST_SEQ)).isEqualTo("1");
-    assertThat(redis.hget(ConversationIndex.user(3), ConversationIndex.readField(convId))).isEqualTo("1");
-    assertThat(redis.hget(ConversationIndex.user(4), ConversationIndex.readField(convId))).isEqualTo("0");
+    assertThat(redis.hget(IndexKeys.conversation(convId), ConversationIndex.LATEST_SEQ)).isEqualTo("1");
+    assertThat(redis.hget(IndexKeys.user(3), IndexKeys.readField(convId))).isEqualTo("1");
+    assertThat(redis.hget(IndexKeys.user(4), IndexKeys.readField(convId))).isEqualTo("0");
     redis.scriptFlush();
     assertThat(index.unread(convId, 4, 0)).hasValue(1);
     assertThat(index.unread(convId, 3, 0)).as("their own message").hasValue(0);
@@ -144,17 +188,27 @@ class ConversationListTest {
     assertThat(3 * perConversation).isGreaterThan(2 * ConversationIndex.MESSAGES_PER_SCRIPT);
     for (String convId : convIds) {
       long sender = senderOf(convId);
-      String conversation = ConversationIndex.conversation(convId);
+      String conversation = IndexKeys.conversation(convId);
       assertThat(redis.hget(conversation, ConversationIndex.LATEST_SEQ)).isEqualTo("150");
       assertThat(RedisMessageCodec.decode(redis.hget(conversation, ConversationIndex.LAST_MESSAGE)).content())
           .isEqualTo("text 150");
-      assertThat(redis.zrange(ConversationIndex.countableKey(convId, null), 0, -1))
+      assertThat(redis.zrange(IndexKeys.countable(convId, null), 0, -1))
           .containsExactly("146", "147", "148", "149", "150");
       assertThat(redis.hget(conversation, ConversationIndex.FLOOR)).isEqualTo("145");
-      assertThat(redis.hget(ConversationIndex.user(sender), ConversationIndex.readField(convId))).isEqualTo("150");
+      assertThat(redis.hget(IndexKeys.user(sender), IndexKeys.readField(convId))).isEqualTo("150");
       assertThat(index.unread(convId, sender + 1, 147)).hasValue(3);
       assertThat(index.unread(convId, sender, 147)).as("their own messages").hasValue(0);
     }
+  }
+
+  // Every key of the index, on every node (KEYS answers for one node only).
+  private static List<String> indexKeys() {
+    List<String> keys = new ArrayList<>();
+    ScanIteration scan = redis.scanIteration(1_000, IndexKeys.PREFIX + "*");
+    while (!scan.isIterationCompleted()) {
+      keys.addAll(scan.nextBatch().getResult());
+    }
+    return keys;
   }
 
   private static long senderOf(String convId) {

@@ -1,20 +1,25 @@
-package io.seqsync.store;
+package io.seqsync.redis;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 import redis.clients.jedis.AbstractPipeline;
-import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.Response;
+import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
  * A Lua script that Redis runs by its SHA-1 (EVALSHA): an EVAL sends the whole text every time, and
  * Redis hashes it before it runs a command, for every message. When Redis does not have the script
  * (it was restarted, or SCRIPT FLUSH), it answers NOSCRIPT and the script is run once more with its
- * text (EVAL), which also caches it. Immutable, thread-safe.
+ * text (EVAL), which also caches it: loaded again on the node that lacked it, since in a Redis
+ * Cluster each master keeps its own script cache and the keys choose the master. The text comes
+ * from resource files under {@code redis/} (Lua, not Java strings), read once. Immutable, thread-safe.
  */
 final class RedisScript {
   private final String text;
@@ -25,8 +30,27 @@ final class RedisScript {
     this.sha1 = sha1(text);
   }
 
+  /**
+   * The script made of the resource files {@code redis/<name>} in this order, joined: the
+   * functions of {@code lib/} first, then the body that calls them.
+   */
+  static RedisScript load(String... names) {
+    StringBuilder text = new StringBuilder();
+    for (String name : names) {
+      try (InputStream in = RedisScript.class.getClassLoader().getResourceAsStream("redis/" + name)) {
+        if (in == null) {
+          throw new IllegalStateException("Lua script redis/" + name + " is missing from the class path");
+        }
+        text.append(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read redis/" + name, e);
+      }
+    }
+    return new RedisScript(text.toString());
+  }
+
   /** Runs the script now. */
-  Object run(JedisPooled redis, List<String> keys, List<String> args) {
+  Object run(UnifiedJedis redis, List<String> keys, List<String> args) {
     try {
       return redis.evalsha(sha1, keys, args);
     } catch (JedisNoScriptException missing) {
@@ -37,6 +61,11 @@ final class RedisScript {
   /** Queues the script in {@code pipeline}; once it has synced, {@link Queued#runIfMissing} mends a NOSCRIPT. */
   Queued queue(AbstractPipeline pipeline, List<String> keys, List<String> args) {
     return new Queued(this, keys, args, pipeline.evalsha(sha1, keys, args));
+  }
+
+  /** Queues the script with its text (EVAL, which also caches it): for a script run once in a while. */
+  void queueWithText(AbstractPipeline pipeline, List<String> keys, List<String> args) {
+    pipeline.eval(text, keys, args);
   }
 
   /** A script queued in a pipeline. */
@@ -57,7 +86,7 @@ final class RedisScript {
     /** Queues the script again, with its text, in {@code pipeline} if Redis did not have it. */
     void runIfMissing(AbstractPipeline pipeline) {
       if (missing()) {
-        pipeline.eval(script.text, keys, args);
+        script.queueWithText(pipeline, keys, args);
       }
     }
   }

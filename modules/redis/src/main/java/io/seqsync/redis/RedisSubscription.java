@@ -1,5 +1,7 @@
-package io.seqsync.store;
+package io.seqsync.redis;
 
+import io.seqsync.config.RedisEndpoint;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.Jedis;
@@ -8,7 +10,9 @@ import redis.clients.jedis.JedisPubSub;
 /**
  * A running Redis pub/sub subscription: a daemon thread holding one connection, reconnecting
  * after a failure, until {@link #close()}. Messages published while it is not subscribed are
- * missed (pub/sub is best effort; every user of it has a pull fallback).
+ * missed (pub/sub is best effort; every user of it has a pull fallback). On a Redis Cluster it
+ * subscribes on one node at a time, the next one after a failure: PUBLISH is broadcast to every
+ * node of a cluster, so any node hears every publication.
  */
 public final class RedisSubscription implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(RedisSubscription.class);
@@ -18,11 +22,13 @@ public final class RedisSubscription implements AutoCloseable {
   private volatile boolean closed;
 
   /** Subscribes {@code pubSub} to {@code channels}, or to channel patterns when {@code patterns}. */
-  public RedisSubscription(String host, int port, JedisPubSub pubSub, boolean patterns, String... channels) {
+  public RedisSubscription(RedisEndpoint endpoint, JedisPubSub pubSub, boolean patterns, String... channels) {
     this.pubSub = pubSub;
+    List<RedisEndpoint.Node> nodes = endpoint.nodes();
     this.thread = new Thread(() -> {
-      while (!closed) {
-        try (Jedis connection = new Jedis(host, port)) {
+      for (int attempt = 0; !closed; attempt++) {
+        RedisEndpoint.Node node = nodes.get(attempt % nodes.size());
+        try (Jedis connection = new Jedis(node.host(), node.port())) {
           if (patterns) {
             connection.psubscribe(pubSub, channels);
           } else {
@@ -30,7 +36,7 @@ public final class RedisSubscription implements AutoCloseable {
           }
         } catch (RuntimeException e) {
           if (!closed) {
-            log.warn("subscription to {} lost, reconnecting: {}", String.join(",", channels), e.getMessage());
+            log.warn("subscription to {} at {} lost, reconnecting: {}", String.join(",", channels), node, e.getMessage());
             sleepQuietly(500);
           }
         }

@@ -1,5 +1,6 @@
-package io.seqsync.store;
+package io.seqsync.redis;
 
+import io.seqsync.store.StoredMessage;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;

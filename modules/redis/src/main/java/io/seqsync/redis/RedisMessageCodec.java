@@ -1,4 +1,6 @@
-package io.seqsync.store;
+package io.seqsync.redis;
+
+import io.seqsync.store.StoredMessage;
 
 /**
  * A message as one Redis string: its fields tab-separated, the content last (so it may hold

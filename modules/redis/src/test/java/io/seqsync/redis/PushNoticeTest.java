@@ -1,8 +1,9 @@
-package io.seqsync.store;
+package io.seqsync.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.seqsync.store.StoredMessage;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,0 +1,42 @@
+package io.seqsync.redis;
+
+import io.seqsync.config.RedisEndpoint;
+import java.net.URI;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * The one client for a {@link RedisEndpoint}: a pool for one server, Jedis's cluster client for a
+ * Redis Cluster (it learns the slots' masters from any node and follows MOVED). Both are a
+ * {@link UnifiedJedis}, so the index, the list and push have one code path; what differs (a
+ * script's keys must share a hash slot, SCAN runs per node) is handled where it matters.
+ */
+public final class RedisClients {
+  private RedisClients() {}
+
+  /** A client for {@code endpoint}; the caller closes it. */
+  @SuppressWarnings("deprecation") // JedisPooled: the pool the app always used; RedisClient's builder has other defaults
+  public static UnifiedJedis connect(RedisEndpoint endpoint) {
+    if (!endpoint.cluster()) {
+      return new JedisPooled(URI.create(endpoint.uri()));
+    }
+    Set<HostAndPort> nodes = new LinkedHashSet<>();
+    endpoint.nodes().forEach(node -> nodes.add(new HostAndPort(node.host(), node.port())));
+    // A command to a master that is down is retried (slots refreshed, the next attempt) for at most
+    // 2 s, as one server's socket timeout: Jedis's default allows several times that, which a
+    // request would wait before RedisHealth's probe (every second) tells everyone to skip Redis.
+    return RedisClusterClient.builder().nodes(nodes).maxAttempts(3)
+        .maxTotalRetriesDuration(Duration.ofSeconds(2)).build();
+  }
+
+  /** Whether {@code redis} talks to a Redis Cluster. */
+  @SuppressWarnings("deprecation") // JedisCluster: a cluster client made elsewhere
+  static boolean isCluster(UnifiedJedis redis) {
+    return redis instanceof RedisClusterClient || redis instanceof redis.clients.jedis.JedisCluster;
+  }
+}
