@@ -1,5 +1,8 @@
 package io.seqsync.ingress;
 
+import io.seqsync.ingress.api.PositionRequests;
+import io.seqsync.ingress.api.SyncService;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

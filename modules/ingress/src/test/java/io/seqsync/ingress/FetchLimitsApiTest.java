@@ -1,5 +1,7 @@
 package io.seqsync.ingress;
 
+import io.seqsync.ingress.push.StreamEndpoint;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;

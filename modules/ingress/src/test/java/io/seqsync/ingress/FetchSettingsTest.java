@@ -1,5 +1,7 @@
 package io.seqsync.ingress;
 
+import io.seqsync.ingress.api.Lane;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

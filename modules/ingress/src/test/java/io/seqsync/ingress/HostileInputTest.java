@@ -1,5 +1,8 @@
 package io.seqsync.ingress;
 
+import io.seqsync.ingress.commands.CommandPublisher;
+import io.seqsync.ingress.commands.ReplyWaiter;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

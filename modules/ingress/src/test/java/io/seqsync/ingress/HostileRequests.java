@@ -1,5 +1,7 @@
 package io.seqsync.ingress;
 
+import io.seqsync.ingress.api.PositionRequests;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;

@@ -1,5 +1,8 @@
 package io.seqsync.ingress;
 
+import io.seqsync.ingress.ops.Latencies;
+import io.seqsync.ingress.ops.OpsAccess;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

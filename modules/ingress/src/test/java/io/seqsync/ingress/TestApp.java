@@ -1,5 +1,12 @@
 package io.seqsync.ingress;
 
+import io.seqsync.ingress.commands.CommandPublisher;
+import io.seqsync.ingress.web.DevSignIn;
+import io.seqsync.ingress.ops.OpsMonitor;
+import io.seqsync.ingress.push.PushHub;
+import io.seqsync.ingress.commands.ReplyWaiter;
+import io.seqsync.ingress.auth.Tokens;
+
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.config.ConfigLoader;
@@ -28,8 +35,8 @@ import redis.clients.jedis.JedisPooled;
  * An ingress on a fresh database of a shared PostgreSQL, with the given publisher and waiter, on
  * a free port. Closes the app and the database, not the publisher or waiter.
  */
-final class TestApp implements AutoCloseable {
-  static final String SECRET = "test-secret-test-secret-test-secret-0123";
+public final class TestApp implements AutoCloseable {
+  public static final String SECRET = "test-secret-test-secret-test-secret-0123";
   private static final AtomicInteger DATABASES = new AtomicInteger();
   private static final int POOL_SIZE = 4;
 

@@ -1,5 +1,7 @@
 package io.seqsync.ingress;
 
+import io.seqsync.ingress.commands.CommandPublisher;
+
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;

@@ -1,5 +1,7 @@
 package io.seqsync.ingress;
 
+import io.seqsync.ingress.auth.Caller;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,0 +1,47 @@
+package io.seqsync.ingress.web;
+
+import io.seqsync.ingress.http.ApiException;
+import io.seqsync.ingress.http.Json;
+import io.seqsync.ingress.auth.Tokens;
+
+import io.javalin.http.Context;
+import io.seqsync.events.DeviceIds;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * The development sign-in of the embedded default: a user id and a device id in, a token out, so a
+ * person can try the web client in two windows without minting tokens. Anyone may sign in as
+ * anyone, so the app serves it only when every server is embedded (the development secret's own
+ * rule); anywhere else the route does not exist (404) and the web client asks for a token.
+ */
+public final class DevSignIn {
+  public static final String PATH = "/dev/sign-in";
+
+  private final Tokens tokens;
+  private final Duration ttl;
+
+  public DevSignIn(Tokens tokens, Duration ttl) {
+    this.tokens = tokens;
+    this.ttl = ttl;
+  }
+
+  /** GET /dev/sign-in: that it exists here (the web client asks before it shows the form). */
+  public void available(Context ctx) {
+    ctx.json(Map.of("available", true, "tokenTtlSeconds", ttl.toSeconds()));
+  }
+
+  /** POST /dev/sign-in {userId, deviceId}: a token for that device. */
+  public void signIn(Context ctx) {
+    var body = Json.object(ctx.bodyAsBytes());
+    long userId = Json.id(body.get("userId"), "userId", "a user id");
+    String deviceId = Json.string(body, "deviceId");
+    if (!DeviceIds.isValid(deviceId)) {
+      throw ApiException.badRequest("invalid_field", "deviceId must be 1-64 characters of A-Za-z0-9._-");
+    }
+    Instant expiresAt = Instant.now().plus(ttl);
+    ctx.json(Map.of("token", tokens.mint(userId, deviceId, expiresAt), "userId", Long.toString(userId),
+        "deviceId", deviceId, "expiresAt", expiresAt.toEpochMilli()));
+  }
+}
