@@ -4,17 +4,20 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
-import io.seqsync.ingress.auth.BearerTokens;
-import io.seqsync.ingress.commands.CommandPublisher;
-import io.seqsync.ingress.auth.IdentityProviderTokens;
-import io.seqsync.ingress.web.DevSignIn;
+import io.seqsync.ingress.CommandChannels;
+import io.seqsync.ingress.Identity;
 import io.seqsync.ingress.IngressApp;
 import io.seqsync.ingress.IngressSettings;
 import io.seqsync.ingress.IngressStores;
+import io.seqsync.ingress.Observability;
+import io.seqsync.ingress.auth.BearerTokens;
+import io.seqsync.ingress.auth.IdentityProviderTokens;
+import io.seqsync.ingress.auth.Tokens;
+import io.seqsync.ingress.commands.CommandPublisher;
+import io.seqsync.ingress.commands.ReplyWaiter;
 import io.seqsync.ingress.ops.OpsMonitor;
 import io.seqsync.ingress.push.PushHub;
-import io.seqsync.ingress.commands.ReplyWaiter;
-import io.seqsync.ingress.auth.Tokens;
+import io.seqsync.ingress.web.DevSignIn;
 import io.seqsync.localstack.LocalStack;
 import io.seqsync.projector.AnnouncementPublisher;
 import io.seqsync.projector.ConversationIndexer;
@@ -111,8 +114,8 @@ public final class SeqsyncApp implements AutoCloseable {
     // The development sign-in only where the development secret is allowed: everything embedded.
     Optional<DevSignIn> devSignIn = config.fullyEmbedded()
         ? Optional.of(new DevSignIn(tokens, config.auth().demoTokenTtl())) : Optional.empty();
-    ingress = own(new IngressApp(IngressSettings.from(config), publisher, replies, stores, pushes, bearerTokens, registry,
-        topics.telemetry(), monitor, health.probes(), devSignIn));
+    ingress = own(new IngressApp(IngressSettings.from(config), new CommandChannels(publisher, replies, topics.telemetry()),
+        stores, pushes, new Identity(bearerTokens, devSignIn), new Observability(registry, monitor, health.probes())));
     ingress.start();
   }
 

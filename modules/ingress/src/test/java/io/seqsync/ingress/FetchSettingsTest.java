@@ -1,13 +1,12 @@
 package io.seqsync.ingress;
 
-import io.seqsync.ingress.api.Lane;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.seqsync.config.ConfigException;
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.ingress.api.Lane;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;

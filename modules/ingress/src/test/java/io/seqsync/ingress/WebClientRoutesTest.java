@@ -1,10 +1,9 @@
 package io.seqsync.ingress;
 
-import io.seqsync.ingress.auth.Caller;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.seqsync.ingress.auth.Caller;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

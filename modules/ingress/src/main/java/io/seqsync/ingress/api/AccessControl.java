@@ -1,9 +1,8 @@
 package io.seqsync.ingress.api;
 
-import io.seqsync.ingress.http.ApiException;
-import io.seqsync.ingress.auth.Caller;
-
 import io.seqsync.events.ConvId;
+import io.seqsync.ingress.auth.Caller;
+import io.seqsync.ingress.http.ApiException;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.MessageQueries;
 import io.seqsync.store.StoredMessage;

@@ -1,11 +1,10 @@
 package io.seqsync.ingress.api;
 
-import io.seqsync.ingress.http.ApiException;
-import io.seqsync.ingress.auth.Authentication;
-import io.seqsync.ingress.auth.Caller;
-
-import io.javalin.http.Context;
 import io.seqsync.events.ConvId;
+import io.seqsync.ingress.auth.Caller;
+import io.seqsync.ingress.http.Answer;
+import io.seqsync.ingress.http.ApiException;
+import io.seqsync.ingress.http.ApiRequest;
 import io.seqsync.store.ArchiveQueries;
 import io.seqsync.store.StoredMessage;
 import java.util.List;
@@ -48,9 +47,8 @@ public final class ArchiveEndpoint {
   }
 
   /** GET /v1/archive/messages?convId=&before=&beforeSeq=&limit=. */
-  public void messages(Context ctx) {
-    Caller caller = Authentication.caller(ctx);
-    Request request = Request.parse(ctx.queryParamMap());
+  public Answer messages(Caller caller, ApiRequest http) {
+    Request request = Request.parse(http.queryParams());
     long floor = access.requireMember(caller, request.convId());
     ArchiveQueries.Page page;
     try {
@@ -59,7 +57,7 @@ public final class ArchiveEndpoint {
       throw ApiException.retryLater(503, "archive_timeout", "the archive did not answer within its budget; retry", 1);
     }
     StoredMessage oldest = page.messages().isEmpty() ? null : page.messages().get(page.messages().size() - 1);
-    ctx.json(new Views.Archived(Views.Message.of(page.messages()), page.hasMore(),
+    return Answer.ok(new Views.Archived(Views.Message.of(page.messages()), page.hasMore(),
         page.hasMore() ? oldest.createTime() : null, page.hasMore() ? oldest.seq() : null));
   }
 }

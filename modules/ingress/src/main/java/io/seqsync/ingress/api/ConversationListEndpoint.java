@@ -1,10 +1,9 @@
 package io.seqsync.ingress.api;
 
-import io.seqsync.ingress.http.ApiException;
-import io.seqsync.ingress.auth.Authentication;
 import io.seqsync.ingress.auth.Caller;
-
-import io.javalin.http.Context;
+import io.seqsync.ingress.http.Answer;
+import io.seqsync.ingress.http.ApiException;
+import io.seqsync.ingress.http.ApiRequest;
 import io.seqsync.store.ConversationList;
 import io.seqsync.store.ListCursor;
 
@@ -19,13 +18,12 @@ public final class ConversationListEndpoint {
     this.list = list;
   }
 
-  public void list(Context ctx) {
-    Caller caller = Authentication.caller(ctx);
-    int limit = limit(ctx.queryParam("limit"));
-    String cursorText = ctx.queryParam("cursor");
+  public Answer list(Caller caller, ApiRequest request) {
+    int limit = limit(request.queryParam("limit"));
+    String cursorText = request.queryParam("cursor");
     ListCursor cursor = cursorText == null ? null : ListCursor.parse(cursorText).orElseThrow(() ->
         ApiException.badRequest("invalid_parameter", "cursor must be the next value of an earlier page"));
-    ctx.json(Views.ConversationPage.of(list.page(caller.userId(), limit, cursor)));
+    return Answer.ok(Views.ConversationPage.of(list.page(caller.userId(), limit, cursor)));
   }
 
   private static int limit(String text) {

@@ -1,13 +1,13 @@
 package io.seqsync.ingress.api;
 
-import io.seqsync.ingress.auth.Authentication;
-import io.seqsync.ingress.auth.Caller;
-import io.seqsync.ingress.commands.CommandPublisher;
-import io.seqsync.ingress.http.Json;
-
-import io.javalin.http.Context;
 import io.seqsync.events.Topic;
 import io.seqsync.events.model.DeliveryReport;
+import io.seqsync.ingress.auth.Caller;
+import io.seqsync.ingress.commands.CommandPublisher;
+import io.seqsync.ingress.http.Answer;
+import io.seqsync.ingress.http.Anyone;
+import io.seqsync.ingress.http.ApiRequest;
+import io.seqsync.ingress.http.Json;
 import io.seqsync.store.DeliveryQueries;
 import java.time.Clock;
 import java.time.LocalDate;
@@ -38,25 +38,24 @@ public final class DeliveryEndpoints {
   }
 
   /** POST /v1/telemetry/rendered {items:[{msgId, convId, seq, sendTime, renderTime}]}. */
-  public void rendered(Context ctx) {
-    record(ctx, DeliveryRequests.rendered(Json.object(ctx.bodyAsBytes())));
+  public CompletableFuture<Answer> rendered(Caller caller, ApiRequest request) {
+    return record(caller, DeliveryRequests.rendered(Json.object(request.body())));
   }
 
   /** POST /v1/telemetry/failures {items:[{msgId, convId, seq, reason}]}. */
-  public void failures(Context ctx) {
-    record(ctx, DeliveryRequests.failures(Json.object(ctx.bodyAsBytes())));
+  public CompletableFuture<Answer> failures(Caller caller, ApiRequest request) {
+    return record(caller, DeliveryRequests.failures(Json.object(request.body())));
   }
 
   /** GET /ops/delivery?from=YYYY-MM-DD&to=YYYY-MM-DD: the figures of the messages sent in that period. */
-  public void figures(Context ctx) {
+  public Answer figures(Anyone caller, ApiRequest request) {
     DeliveryRequests.Period period =
-        DeliveryRequests.period(ctx.queryParam("from"), ctx.queryParam("to"), LocalDate.now(clock));
+        DeliveryRequests.period(request.queryParam("from"), request.queryParam("to"), LocalDate.now(clock));
     DeliveryQueries.Report report = figures.report(period.fromMillis(), period.toMillis());
-    ctx.json(Views.DeliveryFigures.of(period.from(), period.to(), figures.renderTarget(), report));
+    return Answer.ok(Views.DeliveryFigures.of(period.from(), period.to(), figures.renderTarget(), report));
   }
 
-  private void record(Context ctx, List<DeliveryRequests.Item> items) {
-    Caller caller = Authentication.caller(ctx);
+  private CompletableFuture<Answer> record(Caller caller, List<DeliveryRequests.Item> items) {
     new LinkedHashSet<>(items.stream().map(DeliveryRequests.Item::convId).toList())
         .forEach(convId -> access.requireMember(caller, convId));
     long receivedAt = clock.millis();
@@ -64,6 +63,6 @@ public final class DeliveryEndpoints {
         .<CompletableFuture<?>>map(item -> publisher.publish(telemetry, item.convId().value(), new DeliveryReport(
             caller.userId(), caller.deviceId(), item.convId().value(), item.seq(), item.msgId(), receivedAt, item.outcome())))
         .toList();
-    PositionEndpoints.answerWhenDurable(ctx, published, "not every report could be written to Kafka; retry them");
+    return PositionEndpoints.answerWhenDurable(published, "not every report could be written to Kafka; retry them");
   }
 }

@@ -1,12 +1,11 @@
 package io.seqsync.ingress.api;
 
-import io.seqsync.ingress.http.ApiException;
-import io.seqsync.ingress.http.Json;
-
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.seqsync.events.ConvId;
 import io.seqsync.events.model.RenderFailed;
 import io.seqsync.events.model.Rendered;
+import io.seqsync.ingress.http.ApiException;
+import io.seqsync.ingress.http.Json;
 import java.time.DateTimeException;
 import java.time.LocalDate;
 import java.time.ZoneOffset;

@@ -1,7 +1,6 @@
 package io.seqsync.ingress.api;
 
 import io.seqsync.ingress.auth.Caller;
-
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;

@@ -1,14 +1,12 @@
 package io.seqsync.ingress.api;
 
-import io.seqsync.ingress.http.ApiException;
-import io.seqsync.ingress.auth.Authentication;
-import io.seqsync.ingress.auth.Caller;
-
-import io.javalin.http.Handler;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.ingress.auth.Caller;
+import io.seqsync.ingress.http.ApiException;
+import io.seqsync.ingress.http.Endpoint;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -19,8 +17,8 @@ import java.util.concurrent.TimeUnit;
  * of paging can hold neither the connections nor the server threads first screens need. Over the
  * device's rate: 429 {@code rate_limited}; a lane full beyond its bounded wait: 503
  * {@code overloaded} (the server's capacity, not the client's own pace); both with
- * {@code Retry-After} in whole seconds. Only for synchronous handlers: the permit is returned when
- * the handler returns. Thread-safe.
+ * {@code Retry-After} in whole seconds. Only for endpoints that answer at once: the permit is
+ * returned when the endpoint returns. Thread-safe.
  */
 public final class FetchGuard {
   // A lane frees within milliseconds; a second is the smallest Retry-After there is.
@@ -41,20 +39,20 @@ public final class FetchGuard {
         .description("devices with a token bucket that is not full").register(registry);
   }
 
-  /** A handler that always runs in the first-screen lane. */
-  public Handler firstScreen(Handler handler) {
-    return inLane(firstScreen, handler);
+  /** An endpoint that always runs in the first-screen lane. */
+  public Endpoint<Caller> firstScreen(Endpoint<Caller> endpoint) {
+    return inLane(firstScreen, endpoint);
   }
 
-  /** A handler that always runs in the paging lane (the archive). */
-  public Handler paging(Handler handler) {
-    return inLane(paging, handler);
+  /** An endpoint that always runs in the paging lane (the archive). */
+  public Endpoint<Caller> paging(Endpoint<Caller> endpoint) {
+    return inLane(paging, endpoint);
   }
 
-  private Handler inLane(Lane lane, Handler handler) {
-    return ctx -> {
-      try (Lane.Permit running = admit(Authentication.caller(ctx), lane)) {
-        handler.handle(ctx);
+  private Endpoint<Caller> inLane(Lane lane, Endpoint<Caller> endpoint) {
+    return (caller, request) -> {
+      try (Lane.Permit running = admit(caller, lane)) {
+        return endpoint.answer(caller, request);
       }
     };
   }

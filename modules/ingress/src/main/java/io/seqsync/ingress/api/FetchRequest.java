@@ -1,7 +1,6 @@
 package io.seqsync.ingress.api;
 
 import io.seqsync.ingress.http.ApiException;
-
 import java.util.List;
 import java.util.Map;
 

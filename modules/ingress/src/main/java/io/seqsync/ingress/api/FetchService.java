@@ -1,8 +1,7 @@
 package io.seqsync.ingress.api;
 
-import io.seqsync.ingress.auth.Caller;
-
 import io.seqsync.events.ConvId;
+import io.seqsync.ingress.auth.Caller;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.MessageQueries;
 import io.seqsync.store.MessageQueries.Page;

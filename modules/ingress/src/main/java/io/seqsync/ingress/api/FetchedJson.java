@@ -1,19 +1,17 @@
 package io.seqsync.ingress.api;
 
-import io.seqsync.ingress.http.Json;
-import io.seqsync.ingress.http.MessagesRoute;
-
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.ObjectWriter;
+import io.seqsync.ingress.http.Json;
 import java.io.IOException;
 import java.io.OutputStream;
 
 /**
  * A page of a fetch written as JSON bytes: the bytes {@link Json#MAPPER} makes of
  * {@link Views.Fetched}, field for field, without the mapper's reflection over the records (the
- * page is the hottest answer there is; {@link MessagesRoute} sends it). A field added to {@link Views.Fetched} or {@link Views.Message} must be added here too;
+ * page is the hottest answer there is; the Jetty fast path sends it). A field added to {@link Views.Fetched} or {@link Views.Message} must be added here too;
  * {@code FetchedJsonTest} compares both ways.
  */
 public final class FetchedJson {

@@ -1,20 +1,20 @@
 package io.seqsync.ingress.api;
 
-import io.seqsync.ingress.http.ApiException;
-import io.seqsync.ingress.auth.Authentication;
-import io.seqsync.ingress.auth.Caller;
-import io.seqsync.ingress.commands.CommandRoundTrip;
-import io.seqsync.ingress.http.Json;
-
-import io.javalin.http.Context;
 import io.seqsync.events.Commands;
 import io.seqsync.events.ConvId;
 import io.seqsync.events.model.Command;
+import io.seqsync.ingress.auth.Caller;
+import io.seqsync.ingress.commands.CommandRoundTrip;
+import io.seqsync.ingress.http.Answer;
+import io.seqsync.ingress.http.ApiException;
+import io.seqsync.ingress.http.ApiRequest;
+import io.seqsync.ingress.http.Json;
 import io.seqsync.store.ConversationQueries;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 
 /**
@@ -40,32 +40,29 @@ public final class GroupEndpoints {
   }
 
   /** POST /v1/groups {name, members:[uid]}: the caller creates and owns a new group. */
-  public void create(Context ctx) {
-    Caller caller = Authentication.caller(ctx);
-    GroupRequests.Creation request = GroupRequests.creation(Json.object(ctx.bodyAsBytes()), maxMembers);
+  public CompletableFuture<Answer> create(Caller caller, ApiRequest http) {
+    GroupRequests.Creation request = GroupRequests.creation(Json.object(http.body()), maxMembers);
     List<Long> members = GroupRequests.withFirst(caller.userId(), request.members());
     if (members.size() > maxMembers) {
       throw ApiException.tooLarge("too_many_members", "a group holds at most " + maxMembers + " members");
     }
     String convId = newGroupId();
     Command command = commands(caller).membership(convId, members, List.of(), request.name());
-    ctx.future(() -> roundTrip.submit(command).thenAccept(result -> {
+    return roundTrip.submit(command).thenApply(result -> {
       if (result instanceof CommandRoundTrip.Result.Stored stored) {
-        ctx.status(201).json(new Views.GroupCreated(convId, request.name(), Views.Message.of(stored.message()), "created"));
-      } else {
-        ctx.status(202).json(new Views.GroupCreated(convId, request.name(), null, "accepted"));
+        return Answer.json(201, new Views.GroupCreated(convId, request.name(), Views.Message.of(stored.message()), "created"));
       }
-    }));
+      return Answer.json(202, new Views.GroupCreated(convId, request.name(), null, "accepted"));
+    });
   }
 
   /** POST /v1/conversations/{convId}/members {add:[uid], remove:[uid]}. */
-  public void changeMembers(Context ctx) {
-    Caller caller = Authentication.caller(ctx);
-    ConvId convId = AccessControl.convId(ctx.pathParam("convId"));
+  public CompletableFuture<Answer> changeMembers(Caller caller, ApiRequest http) {
+    ConvId convId = AccessControl.convId(http.pathParam("convId"));
     if (convId.kind() != ConvId.Kind.GROUP) {
       throw ApiException.badRequest("not_a_group", "only a group's members can change; " + convId + " is one-to-one");
     }
-    GroupRequests.Change request = GroupRequests.change(Json.object(ctx.bodyAsBytes()), maxMembers);
+    GroupRequests.Change request = GroupRequests.change(Json.object(http.body()), maxMembers);
     access.requireMember(caller, convId);
     ConversationQueries.Group group = conversations.group(convId.value())
         .orElseThrow(() -> ApiException.notFound("no_such_conversation", "no conversation " + convId));
@@ -78,19 +75,19 @@ public final class GroupEndpoints {
     List<Long> added = request.add().stream().filter(userId -> !current.contains(userId)).toList();
     List<Long> removed = request.remove().stream().filter(current::contains).toList();
     if (added.isEmpty() && removed.isEmpty()) {
-      ctx.status(202).json(Views.MembersChanged.of(convId.value(), added, removed, null, "unchanged"));
-      return;
+      return CompletableFuture.completedFuture(
+          Answer.json(202, Views.MembersChanged.of(convId.value(), added, removed, null, "unchanged")));
     }
     if (group.memberCount() + added.size() - removed.size() > maxMembers) {
       throw ApiException.conflict("group_full", "a group holds at most " + maxMembers + " members");
     }
     Command command = commands(caller).membership(convId.value(), added, removed, null);
-    ctx.future(() -> roundTrip.submit(command).thenAccept(result -> {
+    return roundTrip.submit(command).thenApply(result -> {
       Views.Message notice = result instanceof CommandRoundTrip.Result.Stored stored
           ? Views.Message.of(stored.message()) : null;
-      ctx.status(202).json(Views.MembersChanged.of(convId.value(), added, removed, notice,
+      return Answer.json(202, Views.MembersChanged.of(convId.value(), added, removed, notice,
           notice == null ? "accepted" : "applied"));
-    }));
+    });
   }
 
   private static Commands commands(Caller caller) {

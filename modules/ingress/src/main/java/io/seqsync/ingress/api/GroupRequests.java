@@ -1,10 +1,9 @@
 package io.seqsync.ingress.api;
 
-import io.seqsync.ingress.http.ApiException;
-import io.seqsync.ingress.http.Json;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.seqsync.ingress.http.ApiException;
+import io.seqsync.ingress.http.Json;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;

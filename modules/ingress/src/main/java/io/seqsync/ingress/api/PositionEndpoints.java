@@ -1,15 +1,14 @@
 package io.seqsync.ingress.api;
 
-import io.seqsync.ingress.http.ApiException;
-import io.seqsync.ingress.auth.Authentication;
-import io.seqsync.ingress.auth.Caller;
-import io.seqsync.ingress.commands.CommandPublisher;
-import io.seqsync.ingress.http.Json;
-
-import io.javalin.http.Context;
 import io.seqsync.events.Commands;
 import io.seqsync.events.ConvId;
 import io.seqsync.events.model.Command;
+import io.seqsync.ingress.auth.Caller;
+import io.seqsync.ingress.commands.CommandPublisher;
+import io.seqsync.ingress.http.Answer;
+import io.seqsync.ingress.http.ApiException;
+import io.seqsync.ingress.http.ApiRequest;
+import io.seqsync.ingress.http.Json;
 import io.seqsync.store.ConversationQueries;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -37,46 +36,42 @@ public final class PositionEndpoints {
   }
 
   /** GET /v1/conversations/{convId}. */
-  public void activation(Context ctx) {
-    Caller caller = Authentication.caller(ctx);
-    ConvId convId = AccessControl.convId(ctx.pathParam("convId"));
+  public Answer activation(Caller caller, ApiRequest request) {
+    ConvId convId = AccessControl.convId(request.pathParam("convId"));
     access.requireMember(caller, convId);
-    ctx.json(Views.Activation.of(conversations.activation(caller.userId(), caller.deviceId(), convId)));
+    return Answer.ok(Views.Activation.of(conversations.activation(caller.userId(), caller.deviceId(), convId)));
   }
 
   /** POST /v1/acks {acks:[{convId, seq}]}: one AckCursor command per item, keyed by its convId. */
-  public void acks(Context ctx) {
-    Caller caller = Authentication.caller(ctx);
-    List<PositionRequests.Position> acks = PositionRequests.acks(Json.object(ctx.bodyAsBytes()));
+  public CompletableFuture<Answer> acks(Caller caller, ApiRequest request) {
+    List<PositionRequests.Position> acks = PositionRequests.acks(Json.object(request.body()));
     new LinkedHashSet<>(acks.stream().map(PositionRequests.Position::convId).toList())
         .forEach(convId -> access.requireMember(caller, convId));
     Commands commands = commands(caller);
-    accept(ctx, acks.stream().map(ack -> commands.ack(ack.convId().value(), ack.seq())).toList());
+    return accept(acks.stream().map(ack -> commands.ack(ack.convId().value(), ack.seq())).toList());
   }
 
   /** POST /v1/reads {convId, seq}. */
-  public void read(Context ctx) {
-    Caller caller = Authentication.caller(ctx);
-    PositionRequests.Position read = PositionRequests.read(Json.object(ctx.bodyAsBytes()));
+  public CompletableFuture<Answer> read(Caller caller, ApiRequest request) {
+    PositionRequests.Position read = PositionRequests.read(Json.object(request.body()));
     access.requireMember(caller, read.convId());
-    accept(ctx, List.of(commands(caller).read(read.convId().value(), read.seq())));
+    return accept(List.of(commands(caller).read(read.convId().value(), read.seq())));
   }
 
   /** PUT /v1/conversations/{convId}/draft {text}. */
-  public void draft(Context ctx) {
-    Caller caller = Authentication.caller(ctx);
-    ConvId convId = AccessControl.convId(ctx.pathParam("convId"));
-    String text = PositionRequests.draft(Json.object(ctx.bodyAsBytes()), maxDraftBytes);
+  public CompletableFuture<Answer> draft(Caller caller, ApiRequest request) {
+    ConvId convId = AccessControl.convId(request.pathParam("convId"));
+    String text = PositionRequests.draft(Json.object(request.body()), maxDraftBytes);
     access.requireMember(caller, convId);
-    accept(ctx, List.of(commands(caller).draft(convId.value(), text)));
+    return accept(List.of(commands(caller).draft(convId.value(), text)));
   }
 
   private static Commands commands(Caller caller) {
     return new Commands(caller.userId(), caller.deviceId());
   }
 
-  private void accept(Context ctx, List<Command> commands) {
-    answerWhenDurable(ctx, commands.stream().map(publisher::publish).toList(),
+  private CompletableFuture<Answer> accept(List<Command> commands) {
+    return answerWhenDurable(commands.stream().map(publisher::publish).toList(),
         "not every command could be written to Kafka; retry (positions only move forward)");
   }
 
@@ -84,13 +79,12 @@ public final class PositionEndpoints {
    * 202 once the broker acknowledged every record of {@code published} (acks=all): then none of
    * them can be lost; a 503 saying {@code retryHint} when one failed. For delivery reports too.
    */
-  static void answerWhenDurable(Context ctx, List<? extends CompletableFuture<?>> published, String retryHint) {
-    ctx.future(() -> CompletableFuture.allOf(published.toArray(CompletableFuture[]::new)).handle((done, error) -> {
+  static CompletableFuture<Answer> answerWhenDurable(List<? extends CompletableFuture<?>> published, String retryHint) {
+    return CompletableFuture.allOf(published.toArray(CompletableFuture[]::new)).handle((done, error) -> {
       if (error != null) {
         throw new CompletionException(ApiException.unavailable("kafka_unavailable", retryHint));
       }
-      ctx.status(202).json(new Views.PositionsAccepted(published.size(), "accepted"));
-      return null;
-    }));
+      return Answer.json(202, new Views.PositionsAccepted(published.size(), "accepted"));
+    });
   }
 }

@@ -1,11 +1,10 @@
 package io.seqsync.ingress.api;
 
-import io.seqsync.ingress.http.ApiException;
-import io.seqsync.ingress.http.Json;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.seqsync.events.ConvId;
+import io.seqsync.ingress.http.ApiException;
+import io.seqsync.ingress.http.Json;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,10 +1,9 @@
 package io.seqsync.ingress.api;
 
-import io.seqsync.ingress.http.ApiException;
-import io.seqsync.ingress.http.Json;
-
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.seqsync.events.model.MessageType;
+import io.seqsync.ingress.http.ApiException;
+import io.seqsync.ingress.http.Json;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 

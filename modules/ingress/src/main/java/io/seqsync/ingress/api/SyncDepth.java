@@ -1,9 +1,8 @@
 package io.seqsync.ingress.api;
 
-import io.seqsync.ingress.auth.Caller;
-
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.seqsync.ingress.auth.Caller;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;

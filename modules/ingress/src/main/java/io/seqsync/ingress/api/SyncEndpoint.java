@@ -1,9 +1,10 @@
 package io.seqsync.ingress.api;
 
-import io.seqsync.ingress.auth.Authentication;
+import io.seqsync.ingress.auth.Caller;
+import io.seqsync.ingress.http.Answer;
+import io.seqsync.ingress.http.ApiRequest;
 import io.seqsync.ingress.http.Json;
 
-import io.javalin.http.Context;
 
 /** The handshake handler. */
 public final class SyncEndpoint {
@@ -14,7 +15,7 @@ public final class SyncEndpoint {
   }
 
   /** POST /v1/sync {cursors: {convId: seq}}. */
-  public void sync(Context ctx) {
-    ctx.json(syncs.sync(Authentication.caller(ctx), Json.object(ctx.bodyAsBytes())));
+  public Answer sync(Caller caller, ApiRequest request) {
+    return Answer.ok(syncs.sync(caller, Json.object(request.body())));
   }
 }

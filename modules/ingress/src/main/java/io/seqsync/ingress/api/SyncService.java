@@ -1,11 +1,10 @@
 package io.seqsync.ingress.api;
 
-import io.seqsync.ingress.http.ApiException;
-import io.seqsync.ingress.auth.Caller;
-import io.seqsync.ingress.http.Json;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.seqsync.ingress.auth.Caller;
+import io.seqsync.ingress.http.ApiException;
+import io.seqsync.ingress.http.Json;
 import io.seqsync.store.ConversationQueries;
 import java.util.HashMap;
 import java.util.Iterator;

@@ -1,8 +1,7 @@
 package io.seqsync.ingress.api;
 
-import io.seqsync.ingress.http.Json;
-
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.seqsync.ingress.http.Json;
 import io.seqsync.store.ConversationList;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.ConversationQueries.SyncRow;
@@ -141,13 +140,4 @@ public final class Views {
           removed.stream().map(String::valueOf).toList(), notice, status);
     }
   }
-
-  /** Every error: {@code {"error":{"code","message"}}}. */
-  public record ErrorBody(Error error) {
-    public static ErrorBody of(String code, String message) {
-      return new ErrorBody(new Error(code, message));
-    }
-  }
-
-  public record Error(String code, String message) {}
 }

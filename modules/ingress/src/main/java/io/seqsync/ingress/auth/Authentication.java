@@ -1,15 +1,15 @@
 package io.seqsync.ingress.auth;
 
 import io.seqsync.ingress.http.ApiException;
-
-import io.javalin.http.Context;
+import io.seqsync.ingress.http.ApiRequest;
+import io.seqsync.ingress.http.Authenticator;
 
 /**
- * Every {@code /v1} request carries {@code Authorization: Bearer <token>}; the verified caller is
- * kept on the request for the handlers. Missing, forged or expired tokens answer 401.
+ * Every {@code /v1} request carries {@code Authorization: Bearer <token>} (the push stream may
+ * carry it as {@code ?access_token=} instead); the caller is the one its token names. Missing,
+ * forged or expired tokens answer 401.
  */
-public final class Authentication {
-  private static final String CALLER = "seqsync.caller";
+public final class Authentication implements Authenticator<Caller> {
   private static final String BEARER = "bearer ";
   public static final String STREAM_PATH = "/v1/stream";
 
@@ -19,13 +19,16 @@ public final class Authentication {
     this.tokens = tokens;
   }
 
-  public void authenticate(Context ctx) {
-    // Browsers cannot set headers on a WebSocket: the stream also takes ?access_token=.
-    String queryToken = ctx.path().equals(STREAM_PATH) ? ctx.queryParam("access_token") : null;
-    ctx.attribute(CALLER, verify(ctx.header("Authorization"), queryToken));
+  /** The caller named by the request's bearer header; a 401 when it has none that verifies. */
+  @Override
+  public Caller authenticate(ApiRequest request) {
+    return verify(request.header("Authorization"), null);
   }
 
-  /** The caller named by a bearer header, or else by {@code queryToken}; a 401 when neither verifies. */
+  /**
+   * The caller named by a bearer header, or else by {@code queryToken} (browsers cannot set
+   * headers on a WebSocket: the stream takes {@code ?access_token=}); a 401 when neither verifies.
+   */
   public Caller verify(String header, String queryToken) {
     if ((header == null || header.isBlank()) && queryToken != null && !queryToken.isBlank()) {
       return verifyToken(queryToken.strip());
@@ -50,14 +53,5 @@ public final class Authentication {
     } catch (InvalidTokenException e) {
       throw ApiException.unauthorized(e.code(), e.getMessage());
     }
-  }
-
-  /** The caller of an authenticated request. */
-  public static Caller caller(Context ctx) {
-    Caller caller = ctx.attribute(CALLER);
-    if (caller == null) {
-      throw new IllegalStateException("no caller: the route is not behind authentication");
-    }
-    return caller;
   }
 }

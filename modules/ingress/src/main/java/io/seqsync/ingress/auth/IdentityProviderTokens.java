@@ -1,7 +1,5 @@
 package io.seqsync.ingress.auth;
 
-import io.seqsync.ingress.http.ApiException;
-
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.KeySourceException;
@@ -19,6 +17,7 @@ import com.nimbusds.jwt.proc.ExpiredJWTException;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.DeviceIds;
 import io.seqsync.events.UserIds;
+import io.seqsync.ingress.http.ApiException;
 import java.net.MalformedURLException;
 import java.text.ParseException;
 import java.time.Duration;

@@ -1,14 +1,12 @@
 package io.seqsync.ingress.commands;
 
-import io.seqsync.ingress.http.ApiException;
-import io.seqsync.ingress.ops.Latencies;
-import io.seqsync.ingress.http.MessagesRoute;
-
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.seqsync.events.model.Command;
 import io.seqsync.events.model.DuplicateCommand;
 import io.seqsync.events.model.SendMessage;
+import io.seqsync.ingress.http.ApiException;
+import io.seqsync.ingress.ops.Latencies;
 import io.seqsync.store.MessageQueries;
 import io.seqsync.store.Outcome;
 import io.seqsync.store.StoredMessage;
@@ -74,7 +72,7 @@ public final class CommandRoundTrip {
   /**
    * Submits {@code command}; completes on whichever thread brought the outcome (a listener's, or
    * the timer's at the budget), so the caller's continuation must never block: for a send whose
-   * answer is written asynchronously ({@link MessagesRoute}). Handing each send to a worker cost
+   * answer is written asynchronously (a send, served by the Jetty fast path). Handing each send to a worker cost
    * a queue and a thread's wake-up per send; only a read of PostgreSQL is handed to the workers.
    */
   public CompletableFuture<Result> submitCompletingOnListeners(Command command) {

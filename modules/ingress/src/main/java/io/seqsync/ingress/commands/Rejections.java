@@ -1,8 +1,7 @@
 package io.seqsync.ingress.commands;
 
-import io.seqsync.ingress.http.ApiException;
-
 import io.seqsync.events.model.RejectReason;
+import io.seqsync.ingress.http.ApiException;
 import java.util.Locale;
 
 /**

@@ -1,9 +1,7 @@
 package io.seqsync.ingress.http;
 
-import io.seqsync.ingress.api.Views;
 
 import io.javalin.config.RoutesConfig;
-import io.javalin.http.Context;
 import io.javalin.http.ExceptionHandler;
 import io.javalin.http.HttpResponseException;
 import java.net.ConnectException;
@@ -12,7 +10,6 @@ import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.function.BiConsumer;
 import org.jdbi.v3.core.ConnectionException;
 import org.jdbi.v3.core.JdbiException;
 import org.slf4j.Logger;
@@ -30,18 +27,37 @@ public final class ErrorHandling {
 
   private ErrorHandling() {}
 
+  /** Javalin's own failures (unknown route 404, wrong method 405, body too large 413, ...) as the same JSON errors. */
   public static void install(RoutesConfig routes) {
-    ExceptionHandler<Exception> handler = (e, ctx) -> write(ctx, answer(e, ctx.method().name(), ctx.path()));
+    ExceptionHandler<Exception> handler =
+        (e, ctx) -> JavalinRoutes.write(ctx, answer(error(e, ctx.method().name(), ctx.path())));
     // Javalin answers its own HttpResponseExceptions (404, 413, ...) itself unless that type has a handler.
     routes.exception(HttpResponseException.class, handler::handle);
     routes.exception(Exception.class, handler);
+  }
+
+  /** The error answer to {@code request}'s failure: its JSON body and headers. */
+  public static Answer answer(Throwable failure, ApiRequest request) {
+    return answer(error(failure, request.method(), request.path()));
+  }
+
+  /** {@code {"error":{"code","message"}}} with the error's status, WWW-Authenticate on a 401 and its Retry-After. */
+  public static Answer answer(ApiException error) {
+    Answer answer = Answer.json(error.status(), ErrorBody.of(error.code(), error.getMessage()));
+    if (error.status() == 401) {
+      answer = answer.withHeader("WWW-Authenticate", "Bearer");
+    }
+    if (error.retryAfterSeconds() > 0) {
+      answer = answer.withHeader("Retry-After", Long.toString(error.retryAfterSeconds()));
+    }
+    return answer;
   }
 
   /**
    * The error answer to a failure of {@code method path}: the API's own error as thrown, Javalin's
    * with its status, 503 for a database or Redis that cannot be reached, 500 (logged) for the rest.
    */
-  static ApiException answer(Throwable failure, String method, String path) {
+  static ApiException error(Throwable failure, String method, String path) {
     Throwable error = unwrap(failure);
     if (error instanceof ApiException api) {
       return api;
@@ -61,38 +77,6 @@ public final class ErrorHandling {
     }
     log.error("unexpected failure in {} {}", method, path, error);
     return new ApiException(500, "internal", "unexpected server error");
-  }
-
-  static void write(Context ctx, ApiException error) {
-    consumeBody(ctx);
-    headers(error, ctx::header);
-    ctx.status(error.status()).json(Views.ErrorBody.of(error.code(), error.getMessage()));
-  }
-
-  /** The JSON body of an error answer, as bytes (for answers written outside Javalin). */
-  static byte[] body(ApiException error) {
-    return Json.bytes(Views.ErrorBody.of(error.code(), error.getMessage()));
-  }
-
-  /** The headers an error answer carries beside its body: WWW-Authenticate on a 401, Retry-After when it has one. */
-  static void headers(ApiException error, BiConsumer<String, String> header) {
-    if (error.status() == 401) {
-      header.accept("WWW-Authenticate", "Bearer");
-    }
-    if (error.retryAfterSeconds() > 0) {
-      header.accept("Retry-After", Long.toString(error.retryAfterSeconds()));
-    }
-  }
-
-  // An answer sent while the client is still writing its body (a request refused for its path,
-  // say) makes Jetty close the connection with bytes unread, and the client may then lose the
-  // answer to a reset. So the body is read first, unless it is over the size limit anyway.
-  private static void consumeBody(Context ctx) {
-    try {
-      ctx.bodyAsBytes();
-    } catch (RuntimeException tooLargeOrGone) {
-      // nothing left to read that the client could still be writing within the limit
-    }
   }
 
   private static Throwable unwrap(Throwable error) {

@@ -39,7 +39,7 @@ public final class JsonErrorHandler extends ErrorHandler {
 
   private static byte[] body(int status, String message) {
     String code = ErrorHandling.codeOf(status);
-    return ErrorHandling.body(new ApiException(status, code,
-        message == null || message.isBlank() ? code.replace('_', ' ') : message));
+    return ErrorHandling.answer(new ApiException(status, code,
+        message == null || message.isBlank() ? code.replace('_', ' ') : message)).body();
   }
 }

@@ -1,9 +1,5 @@
 package io.seqsync.ingress.ops;
 
-import io.seqsync.ingress.api.Lane;
-import io.seqsync.ingress.http.MessagesRoute;
-import io.seqsync.ingress.api.SyncDepth;
-
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -12,6 +8,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.distribution.CountAtBucket;
 import io.micrometer.core.instrument.distribution.HistogramSnapshot;
+import io.seqsync.ingress.api.Lane;
+import io.seqsync.ingress.api.MessageEndpoints;
+import io.seqsync.ingress.api.SyncDepth;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -75,7 +74,7 @@ public final class LiveFigures {
     long accepted = 0;
     long refused = 0;
     long failed = 0;
-    for (Timer timer : registry.find("http.server.requests").tag("method", "POST").tag("route", MessagesRoute.TEMPLATE)
+    for (Timer timer : registry.find("http.server.requests").tag("method", "POST").tag("route", MessageEndpoints.MESSAGES)
         .timers()) {
       int status = Integer.parseInt(timer.getId().getTag("status"));
       long count = timer.count();

@@ -1,14 +1,19 @@
 package io.seqsync.ingress.ops;
 
-import io.seqsync.ingress.http.ApiException;
-import io.seqsync.ingress.auth.Authentication;
-import io.seqsync.ingress.auth.InvalidTokenException;
-import io.seqsync.ingress.auth.TokenVerifier;
-
 import com.nimbusds.jwt.JWTParser;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import io.javalin.http.HttpStatus;
+import io.seqsync.ingress.auth.Authentication;
+import io.seqsync.ingress.auth.InvalidTokenException;
+import io.seqsync.ingress.auth.Operator;
+import io.seqsync.ingress.auth.TokenVerifier;
+import io.seqsync.ingress.http.Answer;
+import io.seqsync.ingress.http.ApiException;
+import io.seqsync.ingress.http.ApiRequest;
+import io.seqsync.ingress.http.Authenticator;
+import io.seqsync.ingress.http.Endpoint;
+import io.seqsync.ingress.http.ErrorHandling;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -16,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.text.ParseException;
 import java.util.Date;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Who may see the ops dashboard: the bearer of an operator's token ({@link TokenVerifier#operator}),
@@ -25,7 +31,7 @@ import java.util.Optional;
  * HttpOnly (the page's scripts never read it), SameSite=Strict (no other site's page sends it),
  * scoped to {@code /ops} and lives as long as its token. Thread-safe.
  */
-public final class OpsAccess {
+public final class OpsAccess implements Authenticator<Operator> {
   public static final String COOKIE = "seqsync_ops";
   private static final String SIGN_IN_PAGE = "/ops/sign-in.html";
 
@@ -37,12 +43,23 @@ public final class OpsAccess {
     this.signInPage = resource(SIGN_IN_PAGE);
   }
 
-  /** {@code handler} for operators only; others get the JSON error. */
-  public Handler api(Handler handler) {
-    return ctx -> {
-      require(ctx);
-      ctx.header("Cache-Control", "no-store");
-      handler.handle(ctx);
+  /** The operator a request's token names (a bearer header, else the cookie); a 401 or 403 for anyone else. */
+  @Override
+  public Operator authenticate(ApiRequest request) {
+    return operator(token(request.header("Authorization"), request.cookie(COOKIE)));
+  }
+
+  /** An endpoint of the dashboard's data: every answer it gives, errors too, is not to be cached. */
+  public static Endpoint<Operator> api(Endpoint<Operator> endpoint) {
+    return (operator, request) -> {
+      CompletableFuture<Answer> answer;
+      try {
+        answer = endpoint.answer(operator, request);
+      } catch (RuntimeException failure) {
+        answer = CompletableFuture.failedFuture(failure);
+      }
+      return answer.handle((done, failure) ->
+          (failure == null ? done : ErrorHandling.answer(failure, request)).withHeader("Cache-Control", "no-store"));
     };
   }
 
@@ -82,17 +99,17 @@ public final class OpsAccess {
   }
 
   private void require(Context ctx) {
-    String header = ctx.header("Authorization");
-    String cookie = ctx.cookie(COOKIE);
-    String token = header == null && cookie != null && !cookie.isBlank() ? cookie : Authentication.bearerToken(header);
-    operator(token);
+    operator(token(ctx.header("Authorization"), ctx.cookie(COOKIE)));
   }
 
-  private void operator(String token) {
+  private static String token(String header, String cookie) {
+    return header == null && cookie != null && !cookie.isBlank() ? cookie : Authentication.bearerToken(header);
+  }
+
+  private Operator operator(String token) {
     try {
-      if (tokens.operator(token).isEmpty()) {
-        throw ApiException.forbidden("not_an_operator", "the token is valid but not an operator's (see docs/operations.md)");
-      }
+      return tokens.operator(token).orElseThrow(() -> ApiException.forbidden("not_an_operator",
+          "the token is valid but not an operator's (see docs/operations.md)"));
     } catch (InvalidTokenException e) {
       throw ApiException.unauthorized(e.code(), e.getMessage());
     }

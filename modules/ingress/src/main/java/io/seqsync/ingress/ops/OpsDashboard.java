@@ -1,10 +1,12 @@
 package io.seqsync.ingress.ops;
 
-import io.seqsync.ingress.http.ApiException;
+import io.javalin.http.Context;
 import io.seqsync.ingress.api.FetchRequest;
 import io.seqsync.ingress.api.Views;
-
-import io.javalin.http.Context;
+import io.seqsync.ingress.auth.Operator;
+import io.seqsync.ingress.http.Answer;
+import io.seqsync.ingress.http.ApiException;
+import io.seqsync.ingress.http.ApiRequest;
 import io.seqsync.store.DeliveryLedger;
 import io.seqsync.store.DeliveryQueries;
 import java.io.InputStream;
@@ -76,31 +78,31 @@ public final class OpsDashboard {
   }
 
   /** GET /ops/api/live. */
-  public void live(Context ctx) {
-    ctx.json(live.now());
+  public Answer live(Operator operator, ApiRequest request) {
+    return Answer.ok(live.now());
   }
 
   /** GET /ops/api/delivery?days=N: the figures of each of the last N UTC days (today first), cached. */
-  public void deliveryDays(Context ctx) {
-    int days = bounded(ctx, "days", 1, MAX_DAYS, 7);
+  public Answer deliveryDays(Operator operator, ApiRequest request) {
+    int days = bounded(request, "days", 1, MAX_DAYS, 7);
     long now = clock.millis();
     Cached cached = deliveryByDays.compute(days, (key, old) ->
         old != null && now - old.atMillis() < DELIVERY_CACHE.toMillis() ? old : new Cached(now, figures(key)));
-    ctx.json(cached.value());
+    return Answer.ok(cached.value());
   }
 
   /** GET /ops/api/delivery/cases?cause=&limit=&offset=: the negative-case library, newest first. */
-  public void cases(Context ctx) {
-    String cause = ctx.queryParam("cause");
+  public Answer cases(Operator operator, ApiRequest request) {
+    String cause = request.queryParam("cause");
     List<String> causes = Arrays.stream(DeliveryLedger.Cause.values()).map(DeliveryLedger.Cause::column).toList();
     if (cause != null && !causes.contains(cause)) {
       throw FetchRequest.invalid("cause must be one of " + causes);
     }
-    int limit = bounded(ctx, "limit", 1, MAX_CASES, 50);
-    int offset = bounded(ctx, "offset", 0, MAX_OFFSET, 0);
+    int limit = bounded(request, "limit", 1, MAX_CASES, 50);
+    int offset = bounded(request, "offset", 0, MAX_OFFSET, 0);
     List<DeliveryQueries.Case> page = delivery.cases(Optional.ofNullable(cause), limit, offset);
     Integer next = page.size() == limit && offset + limit <= MAX_OFFSET ? offset + limit : null;
-    ctx.json(new CasePage(page, next));
+    return Answer.ok(new CasePage(page, next));
   }
 
   private Map<String, Object> figures(int days) {
@@ -115,8 +117,8 @@ public final class OpsDashboard {
     return Map.of("days", figures, "computedAt", clock.millis());
   }
 
-  private static int bounded(Context ctx, String name, int min, int max, int fallback) {
-    Long value = FetchRequest.number(ctx.queryParamMap(), name, min);
+  private static int bounded(ApiRequest request, String name, int min, int max, int fallback) {
+    Long value = FetchRequest.number(request.queryParams(), name, min);
     if (value != null && value > max) {
       throw FetchRequest.invalid(name + " must be at most " + max);
     }

@@ -9,7 +9,6 @@ import io.seqsync.store.ProjectionLag;
 import io.seqsync.store.SeqAnomalies;
 import java.time.Duration;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.Executors;

@@ -1,11 +1,10 @@
 package io.seqsync.ingress.push;
 
-import io.seqsync.ingress.auth.Caller;
-
 import io.micrometer.core.instrument.Timer;
+import io.seqsync.ingress.auth.Caller;
 import java.util.ArrayDeque;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
 import org.slf4j.Logger;

@@ -1,10 +1,10 @@
 package io.seqsync.ingress.push;
 
-import io.seqsync.ingress.auth.Caller;
-import io.seqsync.ingress.http.Json;
-import io.seqsync.ingress.api.Views;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.seqsync.ingress.api.Views;
+import io.seqsync.ingress.auth.Caller;
+import io.seqsync.ingress.http.ErrorBody;
+import io.seqsync.ingress.http.Json;
 import io.seqsync.store.PushNotice;
 import java.util.List;
 import java.util.Optional;
@@ -25,7 +25,7 @@ final class PushFrames {
 
   record SyncFrame(String type, List<Views.SyncConversation> conversations, long serverTime) {}
 
-  record ErrorFrame(String type, Views.Error error) {}
+  record ErrorFrame(String type, ErrorBody.Error error) {}
 
   record PongFrame(String type) {}
 
@@ -52,7 +52,7 @@ final class PushFrames {
   }
 
   static String error(String code, String message) {
-    return json(new ErrorFrame("error", new Views.Error(code, message)));
+    return json(new ErrorFrame("error", new ErrorBody.Error(code, message)));
   }
 
   static String pong() {

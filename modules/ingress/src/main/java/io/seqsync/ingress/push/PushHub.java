@@ -1,11 +1,10 @@
 package io.seqsync.ingress.push;
 
-import io.seqsync.ingress.auth.Caller;
-import io.seqsync.ingress.ops.Latencies;
-
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.seqsync.ingress.auth.Caller;
+import io.seqsync.ingress.ops.Latencies;
 import io.seqsync.store.PushNotice;
 import io.seqsync.store.RedisSubscription;
 import java.util.List;

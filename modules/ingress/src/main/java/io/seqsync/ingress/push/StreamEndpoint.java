@@ -1,16 +1,5 @@
 package io.seqsync.ingress.push;
 
-import io.seqsync.ingress.api.AccessControl;
-import io.seqsync.ingress.http.ApiException;
-import io.seqsync.ingress.auth.Authentication;
-import io.seqsync.ingress.auth.Caller;
-import io.seqsync.ingress.commands.CommandPublisher;
-import io.seqsync.ingress.api.FetchGuard;
-import io.seqsync.ingress.http.Json;
-import io.seqsync.ingress.api.Lane;
-import io.seqsync.ingress.api.PositionRequests;
-import io.seqsync.ingress.api.SyncService;
-
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.websocket.WsBinaryMessageContext;
 import io.javalin.websocket.WsConfig;
@@ -18,6 +7,16 @@ import io.javalin.websocket.WsContext;
 import io.javalin.websocket.WsMessageContext;
 import io.seqsync.events.Commands;
 import io.seqsync.events.model.Command;
+import io.seqsync.ingress.api.AccessControl;
+import io.seqsync.ingress.api.FetchGuard;
+import io.seqsync.ingress.api.Lane;
+import io.seqsync.ingress.api.PositionRequests;
+import io.seqsync.ingress.api.SyncService;
+import io.seqsync.ingress.auth.Authentication;
+import io.seqsync.ingress.auth.Caller;
+import io.seqsync.ingress.commands.CommandPublisher;
+import io.seqsync.ingress.http.ApiException;
+import io.seqsync.ingress.http.Json;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,11 +1,12 @@
 package io.seqsync.ingress.web;
 
-import io.seqsync.ingress.http.ApiException;
-import io.seqsync.ingress.http.Json;
-import io.seqsync.ingress.auth.Tokens;
-
-import io.javalin.http.Context;
 import io.seqsync.events.DeviceIds;
+import io.seqsync.ingress.auth.Tokens;
+import io.seqsync.ingress.http.Answer;
+import io.seqsync.ingress.http.Anyone;
+import io.seqsync.ingress.http.ApiException;
+import io.seqsync.ingress.http.ApiRequest;
+import io.seqsync.ingress.http.Json;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -28,20 +29,20 @@ public final class DevSignIn {
   }
 
   /** GET /dev/sign-in: that it exists here (the web client asks before it shows the form). */
-  public void available(Context ctx) {
-    ctx.json(Map.of("available", true, "tokenTtlSeconds", ttl.toSeconds()));
+  public Answer available(Anyone caller, ApiRequest request) {
+    return Answer.ok(Map.of("available", true, "tokenTtlSeconds", ttl.toSeconds()));
   }
 
   /** POST /dev/sign-in {userId, deviceId}: a token for that device. */
-  public void signIn(Context ctx) {
-    var body = Json.object(ctx.bodyAsBytes());
+  public Answer signIn(Anyone caller, ApiRequest request) {
+    var body = Json.object(request.body());
     long userId = Json.id(body.get("userId"), "userId", "a user id");
     String deviceId = Json.string(body, "deviceId");
     if (!DeviceIds.isValid(deviceId)) {
       throw ApiException.badRequest("invalid_field", "deviceId must be 1-64 characters of A-Za-z0-9._-");
     }
     Instant expiresAt = Instant.now().plus(ttl);
-    ctx.json(Map.of("token", tokens.mint(userId, deviceId, expiresAt), "userId", Long.toString(userId),
+    return Answer.ok(Map.of("token", tokens.mint(userId, deviceId, expiresAt), "userId", Long.toString(userId),
         "deviceId", deviceId, "expiresAt", expiresAt.toEpochMilli()));
   }
 }

@@ -1,8 +1,9 @@
 package io.seqsync.ingress.web;
 
+import io.seqsync.ingress.http.Answer;
+import io.seqsync.ingress.http.Anyone;
 import io.seqsync.ingress.http.ApiException;
-
-import io.javalin.http.Context;
+import io.seqsync.ingress.http.ApiRequest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -34,30 +35,28 @@ public final class WebClientFiles {
   private final Map<String, byte[]> files = new ConcurrentHashMap<>();
 
   /** GET /: the page. */
-  public void index(Context ctx) {
-    serve(ctx, "index.html", "web/index.html");
+  public Answer index(Anyone caller, ApiRequest request) {
+    return serve("index.html", "web/index.html");
   }
 
   /** GET /web/{file}: the client's scripts and styles. */
-  public void file(Context ctx) {
-    serve(ctx, ctx.pathParam("file"), "web/" + ctx.pathParam("file"));
+  public Answer file(Anyone caller, ApiRequest request) {
+    return serve(request.pathParam("file"), "web/" + request.pathParam("file"));
   }
 
   /** GET /web/lib/{file}: the library's modules. */
-  public void library(Context ctx) {
-    serve(ctx, ctx.pathParam("file"), "web/lib/" + ctx.pathParam("file"));
+  public Answer library(Anyone caller, ApiRequest request) {
+    return serve(request.pathParam("file"), "web/lib/" + request.pathParam("file"));
   }
 
-  private void serve(Context ctx, String name, String resource) {
+  private Answer serve(String name, String resource) {
     String type = NAME.matcher(name).matches() ? TYPES.get(name.substring(name.lastIndexOf('.') + 1)) : null;
     byte[] bytes = type == null ? null : cached(resource);
     if (bytes == null) {
       throw ApiException.notFound("not_found", "no such file: " + name);
     }
-    ctx.header("Cache-Control", "no-cache");
-    ctx.header("X-Content-Type-Options", "nosniff");
-    ctx.header("Content-Security-Policy", POLICY);
-    ctx.contentType(type).result(bytes);
+    return new Answer(200, type, bytes,
+        Map.of("Cache-Control", "no-cache", "X-Content-Type-Options", "nosniff", "Content-Security-Policy", POLICY));
   }
 
   private byte[] cached(String resource) {

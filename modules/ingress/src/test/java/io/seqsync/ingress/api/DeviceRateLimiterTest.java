@@ -1,9 +1,8 @@
 package io.seqsync.ingress.api;
 
-import io.seqsync.ingress.auth.Caller;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.seqsync.ingress.auth.Caller;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;

@@ -1,11 +1,10 @@
 package io.seqsync.ingress.api;
 
-import io.seqsync.ingress.Http;
-import io.seqsync.ingress.http.Json;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.seqsync.ingress.Http;
+import io.seqsync.ingress.http.Json;
 import io.seqsync.store.StoredMessage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -1,11 +1,10 @@
 package io.seqsync.ingress.api;
 
-import io.seqsync.ingress.auth.Caller;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.seqsync.ingress.auth.Caller;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 

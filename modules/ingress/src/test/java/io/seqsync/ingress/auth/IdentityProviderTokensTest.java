@@ -1,8 +1,5 @@
 package io.seqsync.ingress.auth;
 
-import io.seqsync.ingress.http.ApiException;
-import io.seqsync.ingress.TestApp;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -25,6 +22,8 @@ import com.nimbusds.jwt.PlainJWT;
 import com.nimbusds.jwt.SignedJWT;
 import com.sun.net.httpserver.HttpServer;
 import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.ingress.TestApp;
+import io.seqsync.ingress.http.ApiException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;

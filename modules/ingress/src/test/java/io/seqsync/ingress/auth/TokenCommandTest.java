@@ -1,11 +1,10 @@
 package io.seqsync.ingress.auth;
 
-import io.seqsync.ingress.TestApp;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.auth0.jwt.JWT;
+import io.seqsync.ingress.TestApp;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

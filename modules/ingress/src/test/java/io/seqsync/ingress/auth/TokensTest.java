@@ -1,12 +1,11 @@
 package io.seqsync.ingress.auth;
 
-import io.seqsync.ingress.TestApp;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.auth0.jwt.JWT;
 import com.auth0.jwt.algorithms.Algorithm;
+import io.seqsync.ingress.TestApp;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
