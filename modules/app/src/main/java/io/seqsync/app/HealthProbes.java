@@ -2,7 +2,7 @@ package io.seqsync.app;
 
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
-import io.seqsync.ingress.HealthProbe;
+import io.seqsync.ingress.health.HealthProbe;
 import io.seqsync.projector.DeliveryProjector;
 import io.seqsync.projector.Projector;
 import io.seqsync.redis.RedisHealth;

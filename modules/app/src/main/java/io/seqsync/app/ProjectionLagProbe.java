@@ -1,7 +1,7 @@
 package io.seqsync.app;
 
-import io.seqsync.ingress.DependencyState;
-import io.seqsync.ingress.HealthProbe;
+import io.seqsync.ingress.health.DependencyState;
+import io.seqsync.ingress.health.HealthProbe;
 import io.seqsync.store.ProjectionLag;
 import java.time.Duration;
 import java.util.LinkedHashMap;

@@ -7,17 +7,20 @@ import io.seqsync.config.RedisEndpoint;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.config.Servers;
 import io.seqsync.events.Topics;
-import io.seqsync.ingress.BearerTokens;
-import io.seqsync.ingress.CommandPublisher;
-import io.seqsync.ingress.DevSignIn;
-import io.seqsync.ingress.IdentityProviderTokens;
+import io.seqsync.ingress.CommandChannels;
+import io.seqsync.ingress.Identity;
 import io.seqsync.ingress.IngressApp;
 import io.seqsync.ingress.IngressSettings;
 import io.seqsync.ingress.IngressStores;
-import io.seqsync.ingress.OpsMonitor;
-import io.seqsync.ingress.PushHub;
-import io.seqsync.ingress.ReplyWaiter;
-import io.seqsync.ingress.Tokens;
+import io.seqsync.ingress.Observability;
+import io.seqsync.ingress.auth.BearerTokens;
+import io.seqsync.ingress.auth.IdentityProviderTokens;
+import io.seqsync.ingress.auth.Tokens;
+import io.seqsync.ingress.commands.CommandPublisher;
+import io.seqsync.ingress.commands.ReplyWaiter;
+import io.seqsync.ingress.ops.OpsMonitor;
+import io.seqsync.ingress.push.PushHub;
+import io.seqsync.ingress.web.DevSignIn;
 import io.seqsync.projector.AnnouncementPublisher;
 import io.seqsync.projector.ConversationIndexer;
 import io.seqsync.projector.DeliveryProjector;
@@ -36,7 +39,6 @@ import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.Database;
 import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.MessageQueries;
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Optional;
@@ -113,8 +115,8 @@ public final class SeqsyncApp implements AutoCloseable {
     // The development sign-in only where the development secret is allowed: everything embedded.
     Optional<DevSignIn> devSignIn = config.fullyEmbedded()
         ? Optional.of(new DevSignIn(tokens, config.auth().demoTokenTtl())) : Optional.empty();
-    ingress = own(new IngressApp(IngressSettings.from(config), publisher, replies, stores, pushes, bearerTokens, registry,
-        topics.telemetry(), monitor, health.probes(), devSignIn));
+    ingress = own(new IngressApp(IngressSettings.from(config), new CommandChannels(publisher, replies, topics.telemetry()),
+        stores, pushes, new Identity(bearerTokens, devSignIn), new Observability(registry, monitor, health.probes())));
     ingress.start();
   }
 

@@ -2,7 +2,7 @@ package io.seqsync.app;
 
 import io.seqsync.config.ConfigException;
 import io.seqsync.config.SeqsyncConfig;
-import io.seqsync.ingress.Tokens;
+import io.seqsync.ingress.auth.Tokens;
 
 /** What must hold before anything starts. */
 final class StartupChecks {

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.seqsync.ingress.Tokens;
+import io.seqsync.ingress.auth.Tokens;
 import java.net.http.WebSocketHandshakeException;
 import java.time.Duration;
 import java.time.Instant;

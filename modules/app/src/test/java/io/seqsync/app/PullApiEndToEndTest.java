@@ -3,7 +3,7 @@ package io.seqsync.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.seqsync.ingress.Tokens;
+import io.seqsync.ingress.auth.Tokens;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.seqsync.config.ConfigException;
 import io.seqsync.config.ConfigLoader;
-import io.seqsync.ingress.Tokens;
+import io.seqsync.ingress.auth.Tokens;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

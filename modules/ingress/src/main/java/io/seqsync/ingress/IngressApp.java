@@ -1,18 +1,52 @@
 package io.seqsync.ingress;
 
 import io.javalin.Javalin;
+import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.javalin.json.JavalinJackson;
 import io.javalin.websocket.WsHandlerType;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.seqsync.events.Topic;
-import io.seqsync.events.model.DeliveryReport;
+import io.seqsync.ingress.api.AccessControl;
+import io.seqsync.ingress.api.ArchiveEndpoint;
+import io.seqsync.ingress.api.ConversationListEndpoint;
+import io.seqsync.ingress.api.DeliveryEndpoints;
+import io.seqsync.ingress.api.FetchGuard;
+import io.seqsync.ingress.api.FetchService;
+import io.seqsync.ingress.api.GroupEndpoints;
+import io.seqsync.ingress.api.MessageEndpoints;
+import io.seqsync.ingress.api.PositionEndpoints;
+import io.seqsync.ingress.api.SyncDepth;
+import io.seqsync.ingress.api.SyncEndpoint;
+import io.seqsync.ingress.api.SyncService;
+import io.seqsync.ingress.auth.Authentication;
+import io.seqsync.ingress.auth.Caller;
+import io.seqsync.ingress.commands.CommandPublisher;
+import io.seqsync.ingress.commands.CommandRoundTrip;
+import io.seqsync.ingress.commands.ReplyWaiter;
+import io.seqsync.ingress.health.HealthEndpoints;
+import io.seqsync.ingress.http.Answer;
+import io.seqsync.ingress.http.ApiRequest;
+import io.seqsync.ingress.http.Endpoint;
+import io.seqsync.ingress.http.ErrorHandling;
+import io.seqsync.ingress.http.HttpMetrics;
+import io.seqsync.ingress.http.JavalinRoutes;
+import io.seqsync.ingress.http.JettyFastPath;
+import io.seqsync.ingress.http.Json;
+import io.seqsync.ingress.http.JsonErrorHandler;
+import io.seqsync.ingress.http.Route;
+import io.seqsync.ingress.ops.LiveFigures;
+import io.seqsync.ingress.ops.MetricsEndpoint;
+import io.seqsync.ingress.ops.OpsAccess;
+import io.seqsync.ingress.ops.OpsDashboard;
+import io.seqsync.ingress.push.PushHub;
+import io.seqsync.ingress.push.StreamEndpoint;
+import io.seqsync.ingress.web.DevSignIn;
+import io.seqsync.ingress.web.WebClientFiles;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.MessageQueries;
 import java.time.Clock;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -20,20 +54,23 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTP ingress (API.md): Javalin serving the pull API, with the pages of messages and the
- * sends served by {@link MessagesRoute} in front of it. Every {@code /v1} route needs a bearer
- * token; {@code /health} (and {@code /health/live}, {@code /health/ready}), {@code /metrics} and
- * {@code /ops/delivery} (aggregates only, for operators and scrapers, like the metrics) do not, nor
- * does the web chat client at {@code /} ({@link WebClientFiles}); the ops dashboard ({@code /ops/},
- * {@code /ops/api/*}) needs an operator's token. Takes its dependencies ready-made and owns
- * none of them but its HTTP server and worker threads: the caller closes the publisher, the
- * waiter, the database and the registry after {@link #close()}.
+ * The HTTP ingress (API.md): every endpoint a {@link Route} (who may call, and an {@link Endpoint}
+ * from caller and request to an answer), served by Javalin, with the pages of messages and the
+ * sends served by a Jetty handler in front of it ({@link JettyFastPath}); both are thin adapters
+ * over the same routes. Every {@code /v1} route needs a bearer token; {@code /health} (and
+ * {@code /health/live}, {@code /health/ready}), {@code /metrics} and {@code /ops/delivery}
+ * (aggregates only, for operators and scrapers, like the metrics) do not, nor does the web chat
+ * client at {@code /} ({@link WebClientFiles}); the ops dashboard ({@code /ops/}, {@code /ops/api/*})
+ * needs an operator's token. Takes its dependencies ready-made and owns none of them but its HTTP
+ * server and worker threads: the caller closes the publisher, the waiter, the database and the
+ * registry after {@link #close()}.
  */
 public final class IngressApp implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(IngressApp.class);
@@ -44,8 +81,8 @@ public final class IngressApp implements AutoCloseable {
   private static final int ACCEPT_QUEUE = 1024;
   private static final Set<HandlerType> ENDPOINT_METHODS =
       Set.of(HandlerType.GET, HandlerType.POST, HandlerType.PUT, HandlerType.PATCH, HandlerType.DELETE);
-  // Selector threads, each reading and parsing its connections' requests (and submitting the sends
-  // of direct conversations, see MessagesRoute): Jetty's default, half the cores up to four, but at
+  // Selector threads, each reading and parsing its connections' requests (and serving the sends of
+  // direct conversations, see JettyFastPath): Jetty's default, half the cores up to four, but at
   // least two, so that reading requests is never down to one thread.
   private static final int SELECTORS = Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors() / 2));
 
@@ -55,42 +92,44 @@ public final class IngressApp implements AutoCloseable {
   private final Javalin javalin;
   // "METHOD path" of every endpoint, as API.md's table writes them; the messages route is not Javalin's.
   private final List<String> routes = new CopyOnWriteArrayList<>(
-      List.of("GET " + MessagesRoute.TEMPLATE, "POST " + MessagesRoute.TEMPLATE));
+      List.of("GET " + MessageEndpoints.MESSAGES, "POST " + MessageEndpoints.MESSAGES));
 
-  /**
-   * {@code healthProbes}: the dependencies beyond Kafka and PostgreSQL that /health/live and
-   * /health/ready name (none: they name those two only).
-   */
-  public IngressApp(IngressSettings settings, CommandPublisher publisher, ReplyWaiter replies, IngressStores stores,
-      PushHub pushes, TokenVerifier tokens, PrometheusMeterRegistry registry, Topic<String, DeliveryReport> telemetry,
-      OpsMonitor monitor, List<HealthProbe> healthProbes, Optional<DevSignIn> devSignIn) {
+  public IngressApp(IngressSettings settings, CommandChannels commands, IngressStores stores, PushHub pushes,
+      Identity identity, Observability observability) {
     this.settings = settings;
+    PrometheusMeterRegistry registry = observability.registry();
+    CommandPublisher publisher = commands.publisher();
+    ReplyWaiter replies = commands.replies();
     MessageQueries messages = stores.messages();
     ConversationQueries conversations = stores.conversations();
     this.workers = Executors.newFixedThreadPool(WORKERS, daemonThreads("ingress-worker-"));
     AccessControl access = new AccessControl(conversations, messages);
     CommandRoundTrip roundTrip =
         new CommandRoundTrip(publisher, replies, messages, settings.replyBudget(), workers, registry);
-    MessageEndpoints conversation = new MessageEndpoints(settings.maxContentBytes(), access, roundTrip);
+    FetchGuard fetchGuard = new FetchGuard(settings.fetch(), registry);
+    MessageEndpoints conversation = new MessageEndpoints(settings.maxContentBytes(), access, roundTrip, publisher,
+        fetchGuard, new FetchService(messages, conversations, new SyncDepth(registry, System::nanoTime)));
     PositionEndpoints positions =
         new PositionEndpoints(settings.maxContentBytes(), access, publisher, conversations);
     GroupEndpoints groups = new GroupEndpoints(settings.maxGroupMembers(), access, conversations, roundTrip);
     ConversationListEndpoint conversationList = new ConversationListEndpoint(stores.list());
     SyncService syncs = new SyncService(conversations);
     SyncEndpoint handshake = new SyncEndpoint(syncs);
-    OpsEndpoints ops = new OpsEndpoints(conversations, publisher, replies, registry, workers);
-    this.health = new HealthEndpoints(publisher, conversations, healthProbes);
-    DeliveryEndpoints delivery = new DeliveryEndpoints(access, publisher, telemetry, stores.delivery(), Clock.systemUTC());
+    this.health = new HealthEndpoints(publisher, replies, conversations, observability.healthProbes(), workers);
+    MetricsEndpoint metricsEndpoint = new MetricsEndpoint(registry);
+    DeliveryEndpoints delivery =
+        new DeliveryEndpoints(access, publisher, commands.telemetry(), stores.delivery(), Clock.systemUTC());
     ArchiveEndpoint archive = new ArchiveEndpoint(access, stores.archive());
     WebClientFiles webClient = new WebClientFiles();
-    Authentication authentication = new Authentication(tokens);
-    OpsAccess opsAccess = new OpsAccess(tokens);
-    OpsDashboard dashboard = new OpsDashboard(new LiveFigures(registry, monitor), stores.delivery(), Clock.systemUTC());
+    Authentication authentication = new Authentication(identity.tokens());
+    OpsAccess opsAccess = new OpsAccess(identity.tokens());
+    OpsDashboard dashboard =
+        new OpsDashboard(new LiveFigures(registry, observability.monitor()), stores.delivery(), Clock.systemUTC());
     HttpMetrics metrics = new HttpMetrics(registry);
-    FetchGuard fetchGuard = new FetchGuard(settings.fetch(), registry);
     StreamEndpoint stream = new StreamEndpoint(authentication, access, publisher, syncs, pushes, fetchGuard);
-    MessagesRoute messagesRoute = new MessagesRoute(authentication, access, fetchGuard,
-        new FetchService(messages, conversations, new SyncDepth(registry, System::nanoTime)), conversation, publisher, Math.toIntExact(settings.maxRequestBytes()), metrics);
+    JettyFastPath fastPath = new JettyFastPath(MessageEndpoints.MESSAGES,
+        Route.of(authentication, conversation::page), Route.of(authentication, conversation::send),
+        conversation::sendsWithoutBlocking, Math.toIntExact(settings.maxRequestBytes()), metrics);
     registry.gauge("seqsync.ingress.pending.replies", replies, ReplyWaiter::pendingCount);
     registry.gauge("seqsync.push.connections", pushes, PushHub::connectionCount);
     FunctionCounter.builder("seqsync.push.dropped", pushes, PushHub::droppedCount)
@@ -103,8 +142,8 @@ public final class IngressApp implements AutoCloseable {
       config.http.maxRequestSize = settings.maxRequestBytes();
       config.jetty.modifyServer(server -> {
         server.setErrorHandler(new JsonErrorHandler());
-        // In front of Javalin, which serves whatever the messages route passes on.
-        server.setHandler(messagesRoute);
+        // In front of Javalin, which serves whatever the fast path passes on.
+        server.setHandler(fastPath);
       });
       config.jetty.addConnector((server, http) -> {
         ServerConnector connector = new ServerConnector(server, -1, SELECTORS, new HttpConnectionFactory(http));
@@ -129,44 +168,58 @@ public final class IngressApp implements AutoCloseable {
         }
       });
       ErrorHandling.install(config.routes);
-      config.routes.before("/v1/*", authentication::authenticate);
-      config.routes.wsBeforeUpgrade(Authentication.STREAM_PATH, authentication::authenticate);
+      // Every /v1 path, served or not, answers 401 without a valid token first (a route checks it
+      // again, answered from memory: VerifiedTokens).
+      config.routes.before("/v1/*", ctx -> checkToken(authentication, ctx));
+      config.routes.wsBeforeUpgrade(Authentication.STREAM_PATH, ctx -> checkToken(authentication, ctx));
 
-      // GET and POST /v1/conversations/{convId}/messages: MessagesRoute, a Jetty handler in front of these routes.
-      config.routes.post("/v1/conversations/{convId}/messages/{seq}/recall", conversation::recall);
-      config.routes.get("/v1/conversations", fetchGuard.firstScreen(conversationList::list));
-      config.routes.get("/v1/conversations/{convId}", fetchGuard.firstScreen(positions::activation));
-      config.routes.put("/v1/conversations/{convId}/draft", positions::draft);
-      config.routes.post("/v1/acks", positions::acks);
-      config.routes.post("/v1/reads", positions::read);
-      config.routes.post("/v1/sync", fetchGuard.firstScreen(handshake::sync));
-      config.routes.post("/v1/groups", groups::create);
-      config.routes.post("/v1/conversations/{convId}/members", groups::changeMembers);
-      config.routes.get("/v1/archive/messages", fetchGuard.paging(archive::messages));
-      config.routes.post("/v1/telemetry/rendered", delivery::rendered);
-      config.routes.post("/v1/telemetry/failures", delivery::failures);
+      JavalinRoutes api = new JavalinRoutes(config.routes);
+      // GET and POST /v1/conversations/{convId}/messages: the fast path, in front of these routes.
+      api.post("/v1/conversations/{convId}/messages/{seq}/recall", Route.of(authentication, conversation::recall));
+      api.get("/v1/conversations", Route.of(authentication, fetchGuard.firstScreen(now(conversationList::list))));
+      api.get("/v1/conversations/{convId}", Route.of(authentication, fetchGuard.firstScreen(now(positions::activation))));
+      api.put("/v1/conversations/{convId}/draft", Route.of(authentication, positions::draft));
+      api.post("/v1/acks", Route.of(authentication, positions::acks));
+      api.post("/v1/reads", Route.of(authentication, positions::read));
+      api.post("/v1/sync", Route.of(authentication, fetchGuard.firstScreen(now(handshake::sync))));
+      api.post("/v1/groups", Route.of(authentication, groups::create));
+      api.post("/v1/conversations/{convId}/members", Route.of(authentication, groups::changeMembers));
+      api.get("/v1/archive/messages", Route.of(authentication, fetchGuard.paging(now(archive::messages))));
+      api.post("/v1/telemetry/rendered", Route.of(authentication, delivery::rendered));
+      api.post("/v1/telemetry/failures", Route.of(authentication, delivery::failures));
       config.routes.ws(Authentication.STREAM_PATH, stream::configure);
-      config.routes.get("/health", ops::health);
-      config.routes.get("/health/live", health::live);
-      config.routes.get("/health/ready", health::ready);
-      config.routes.get("/metrics", ops::metrics);
-      config.routes.get("/ops/delivery", delivery::figures);
-      // The ops dashboard, operators only; its scripts and styles hold no data and serve the sign-in page too.
+      api.get("/health", Route.open(health::basic));
+      api.get("/health/live", Route.open(health::live));
+      api.get("/health/ready", Route.open(health::ready));
+      api.get("/metrics", Route.open(Endpoint.now(metricsEndpoint::metrics)));
+      api.get("/ops/delivery", Route.open(Endpoint.now(delivery::figures)));
+      // The ops dashboard, operators only; its scripts and styles hold no data and serve the sign-in
+      // page too. The page and the session are a browser's (HTML, a form, a cookie): Javalin handlers.
       config.routes.get("/ops/", opsAccess.page(dashboard::page));
       config.routes.get("/ops/assets/{file}", dashboard::asset);
       config.routes.post("/ops/session", opsAccess::signIn);
       config.routes.delete("/ops/session", opsAccess::signOut);
-      config.routes.get("/ops/api/live", opsAccess.api(dashboard::live));
-      config.routes.get("/ops/api/delivery", opsAccess.api(dashboard::deliveryDays));
-      config.routes.get("/ops/api/delivery/cases", opsAccess.api(dashboard::cases));
-      config.routes.get(WebClientFiles.INDEX, webClient::index);
-      config.routes.get(WebClientFiles.FILES, webClient::file);
-      config.routes.get(WebClientFiles.LIBRARY, webClient::library);
-      devSignIn.ifPresent(signIn -> {
-        config.routes.get(DevSignIn.PATH, signIn::available);
-        config.routes.post(DevSignIn.PATH, signIn::signIn);
+      api.get("/ops/api/live", Route.of(opsAccess, OpsAccess.api(Endpoint.now(dashboard::live))));
+      api.get("/ops/api/delivery", Route.of(opsAccess, OpsAccess.api(Endpoint.now(dashboard::deliveryDays))));
+      api.get("/ops/api/delivery/cases", Route.of(opsAccess, OpsAccess.api(Endpoint.now(dashboard::cases))));
+      api.get(WebClientFiles.INDEX, Route.open(Endpoint.now(webClient::index)));
+      api.get(WebClientFiles.FILES, Route.open(Endpoint.now(webClient::file)));
+      api.get(WebClientFiles.LIBRARY, Route.open(Endpoint.now(webClient::library)));
+      identity.devSignIn().ifPresent(signIn -> {
+        api.get(DevSignIn.PATH, Route.open(Endpoint.now(signIn::available)));
+        api.post(DevSignIn.PATH, Route.open(Endpoint.now(signIn::signIn)));
       });
     });
+  }
+
+  private static void checkToken(Authentication authentication, Context ctx) {
+    String queryToken = ctx.path().equals(Authentication.STREAM_PATH) ? ctx.queryParam("access_token") : null;
+    authentication.verify(ctx.header("Authorization"), queryToken);
+  }
+
+  // A caller's endpoint that answers at once (typed here, where the lanes wrap it).
+  private static Endpoint<Caller> now(BiFunction<Caller, ApiRequest, Answer> endpoint) {
+    return Endpoint.now(endpoint);
   }
 
   /** Binds {@code http.host}:{@code http.port} (port 0: any free one) and serves. */

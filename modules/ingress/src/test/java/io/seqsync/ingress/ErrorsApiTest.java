@@ -3,6 +3,8 @@ package io.seqsync.ingress;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.seqsync.ingress.api.PositionRequests;
+import io.seqsync.ingress.api.SyncService;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.List;

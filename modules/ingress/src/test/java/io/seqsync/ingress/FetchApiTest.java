@@ -4,6 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.seqsync.ingress.api.AccessControl;
+import io.seqsync.ingress.api.FetchRequest;
+import io.seqsync.ingress.api.FetchService;
+import io.seqsync.ingress.api.SyncDepth;
+import io.seqsync.ingress.api.Views;
+import io.seqsync.ingress.auth.Caller;
+import io.seqsync.ingress.auth.Tokens;
+import io.seqsync.ingress.http.Json;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.MessageQueries;
 import io.seqsync.store.StoredMessage;

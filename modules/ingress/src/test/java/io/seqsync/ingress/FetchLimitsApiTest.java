@@ -2,6 +2,7 @@ package io.seqsync.ingress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.seqsync.ingress.push.StreamEndpoint;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.seqsync.config.ConfigException;
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.ingress.api.Lane;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;

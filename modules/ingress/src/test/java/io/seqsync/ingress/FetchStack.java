@@ -1,5 +1,7 @@
 package io.seqsync.ingress;
 
+import io.seqsync.ingress.commands.CommandPublisher;
+import io.seqsync.ingress.commands.ReplyWaiter;
 import io.seqsync.localstack.LocalPostgres;
 import java.nio.file.Path;
 import java.time.Duration;

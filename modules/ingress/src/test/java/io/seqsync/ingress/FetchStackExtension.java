@@ -1,5 +1,6 @@
 package io.seqsync.ingress;
 
+import io.seqsync.ingress.commands.CommandPublisher;
 import io.seqsync.localstack.TemporaryDirectory;
 import java.util.Map;
 import org.junit.jupiter.api.extension.AfterAllCallback;

@@ -10,6 +10,8 @@ import io.seqsync.events.TopicAdmin;
 import io.seqsync.events.Topics;
 import io.seqsync.events.model.Command;
 import io.seqsync.events.model.DeliveryReport;
+import io.seqsync.ingress.commands.CommandPublisher;
+import io.seqsync.ingress.commands.ReplyWaiter;
 import io.seqsync.localstack.EmbeddedKafka;
 import io.seqsync.localstack.LocalPostgres;
 import io.seqsync.localstack.LocalRedis;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.seqsync.ingress.api.PositionRequests;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;

@@ -13,8 +13,8 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 /** A real HTTP client for the ingress under test, answering parsed JSON. */
-final class Http {
-  static final ObjectMapper JSON = new ObjectMapper();
+public final class Http {
+  public static final ObjectMapper JSON = new ObjectMapper();
 
   record Response(int status, String body, HttpHeaders headers) {
     JsonNode json() {

@@ -14,6 +14,8 @@ import io.seqsync.events.model.DuplicateCommand;
 import io.seqsync.events.model.MessageType;
 import io.seqsync.events.model.RecallMessage;
 import io.seqsync.events.model.SendMessage;
+import io.seqsync.ingress.commands.CommandPublisher;
+import io.seqsync.ingress.commands.ReplyWaiter;
 import io.seqsync.localstack.EmbeddedKafka;
 import io.seqsync.localstack.LocalPostgres;
 import io.seqsync.store.Announcements;

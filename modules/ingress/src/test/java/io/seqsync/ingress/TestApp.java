@@ -5,6 +5,12 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
+import io.seqsync.ingress.auth.Tokens;
+import io.seqsync.ingress.commands.CommandPublisher;
+import io.seqsync.ingress.commands.ReplyWaiter;
+import io.seqsync.ingress.ops.OpsMonitor;
+import io.seqsync.ingress.push.PushHub;
+import io.seqsync.ingress.web.DevSignIn;
 import io.seqsync.localstack.LocalPostgres;
 import io.seqsync.redis.ConversationIndex;
 import io.seqsync.redis.ConversationIndexRebuild;
@@ -28,8 +34,8 @@ import redis.clients.jedis.JedisPooled;
  * An ingress on a fresh database of a shared PostgreSQL, with the given publisher and waiter, on
  * a free port. Closes the app and the database, not the publisher or waiter.
  */
-final class TestApp implements AutoCloseable {
-  static final String SECRET = "test-secret-test-secret-test-secret-0123";
+public final class TestApp implements AutoCloseable {
+  public static final String SECRET = "test-secret-test-secret-test-secret-0123";
   private static final AtomicInteger DATABASES = new AtomicInteger();
   private static final int POOL_SIZE = 4;
 
@@ -68,9 +74,10 @@ final class TestApp implements AutoCloseable {
         list(redisUri), new ArchiveQueries(database.jdbi(), config.archive().readBudget()),
         new DeliveryQueries(database.jdbi(), config.delivery().renderTarget()));
     app = new IngressApp(new IngressSettings("127.0.0.1", 0, replyBudget, maxContentBytes,
-        config.sequencer().maxGroupMembers(), config.fetch()), publisher, waiter, stores, new PushHub(), tokens,
-        registry, Topics.from(config.kafka()).telemetry(), monitor(config, stores), List.of(),
-        devSignIn ? Optional.of(new DevSignIn(tokens, Duration.ofHours(1))) : Optional.empty())
+        config.sequencer().maxGroupMembers(), config.fetch()),
+        new CommandChannels(publisher, waiter, Topics.from(config.kafka()).telemetry()), stores, new PushHub(),
+        new Identity(tokens, devSignIn ? Optional.of(new DevSignIn(tokens, Duration.ofHours(1))) : Optional.empty()),
+        new Observability(registry, monitor(config, stores), List.of()))
         .start();
     http = new Http(app.port());
   }

@@ -3,6 +3,7 @@ package io.seqsync.ingress;
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
+import io.seqsync.ingress.commands.CommandPublisher;
 import java.util.Map;
 
 /** A command publisher with the default settings whose broker never answers: every produce fails after its timeout. */

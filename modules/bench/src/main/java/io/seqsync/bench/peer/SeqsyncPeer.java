@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.seqsync.bench.BenchSupport;
 import io.seqsync.bench.http.RawHttpClient;
-import io.seqsync.ingress.Tokens;
+import io.seqsync.ingress.auth.Tokens;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.SQLException;

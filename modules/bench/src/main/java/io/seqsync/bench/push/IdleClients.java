@@ -1,6 +1,6 @@
 package io.seqsync.bench.push;
 
-import io.seqsync.ingress.Tokens;
+import io.seqsync.ingress.auth.Tokens;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;

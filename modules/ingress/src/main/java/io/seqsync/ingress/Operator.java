@@ -1,4 +1,0 @@
-package io.seqsync.ingress;
-
-/** Who is looking at the ops dashboard: the subject of a verified token that carries the ops claim. */
-public record Operator(String subject) {}

@@ -1,0 +1,144 @@
+package io.seqsync.ingress.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.seqsync.ingress.http.Json;
+import io.seqsync.redis.ConversationList;
+import io.seqsync.store.ConversationQueries;
+import io.seqsync.store.ConversationQueries.SyncRow;
+import io.seqsync.store.DeliveryQueries;
+import io.seqsync.store.ListEntry;
+import io.seqsync.store.StoredMessage;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Map;
+
+/** The JSON shapes of the answers (API.md): records serialized by {@link Json#MAPPER}. */
+public final class Views {
+  private Views() {}
+
+  /** A message; msgId and senderId are decimal strings, 64-bit ids do not fit a JavaScript number. */
+  public record Message(String msgId, String convId, long seq, String senderId, String senderDevice, String clientMsgId,
+      String type, String content, long createTime, boolean recalled) {
+    public static Message of(StoredMessage m) {
+      return new Message(Long.toString(m.msgId()), m.convId(), m.seq(), Long.toString(m.senderId()),
+          m.senderDevice(), m.clientMsgId(), m.type(), m.content(), m.createTime(), m.recalled());
+    }
+
+    public static List<Message> of(List<StoredMessage> messages) {
+      return messages.stream().map(Message::of).toList();
+    }
+  }
+
+  /** 200 to a send: the stored message; duplicate when it answers a retry with the original. */
+  record Sent(Message message, boolean duplicate) {}
+
+  /** 202: durably accepted, no seq within the reply budget; msgId is null unless already known. */
+  record Accepted(String msgId, String convId, String clientMsgId, String status) {
+    public static Accepted of(Long msgId, String convId, String clientMsgId) {
+      return new Accepted(msgId == null ? null : Long.toString(msgId), convId, clientMsgId, "accepted");
+    }
+  }
+
+  /** 202 to a recall: durably accepted, the notice not yet stored within the budget. */
+  record RecallAccepted(String convId, long seq, String status) {}
+
+  /** 200 to a recall: the recall notice, a message with its own seq. */
+  record Recalled(Message notice, boolean duplicate) {}
+
+  /**
+   * A page of a fetch; realign only when the asked cursor was ahead of latestSeq (R10), archiveHint
+   * only when the page reached below the hot tier (R22).
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Fetched(List<Message> messages, boolean hasMore, long nextAfter, long latestSeq, Long realign,
+      ArchiveHint archiveHint) {}
+
+  /**
+   * Where the hot tier ends (R22): every seq of convId up to archivedSeq is in the archive; GET
+   * /v1/archive/messages?convId= pages it, newest first, from there down.
+   */
+  record ArchiveHint(String convId, long archivedSeq) {}
+
+  /** GET /v1/archive/messages: archived messages, newest first; where the next page starts when hasMore. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  record Archived(List<Message> messages, boolean hasMore, Long nextBefore, Long nextBeforeSeq) {}
+
+  /** The handshake answer (R13). */
+  public record Synced(List<SyncConversation> conversations, long serverTime) {}
+
+  public record SyncConversation(String convId, long latestSeq, long deviceCursor, long readSeq, long unread) {
+    public static SyncConversation of(SyncRow row) {
+      return new SyncConversation(row.convId(), row.latestSeq(), row.deviceCursor(), row.readSeq(), row.unread());
+    }
+  }
+
+  /** 202 to acks, read reports, drafts and delivery reports: every record is durably in Kafka. */
+  record PositionsAccepted(int accepted, String status) {}
+
+  /**
+   * GET /ops/delivery (R24): the period (UTC days, {@code to} exclusive), the render target, the sends,
+   * those another member rendered and those rendered within the target, their rates (null without
+   * sends), the send-to-render latency of each delivered send's first render, and the negative cases by cause.
+   */
+  public record DeliveryFigures(String from, String to, long renderTargetMs, long sends, long delivered, long deliveredOnTime,
+      Double deliveryRate, Double onTimeRate, Latency latencyMs, Map<String, Long> cases) {
+    public static DeliveryFigures of(LocalDate from, LocalDate to, Duration renderTarget, DeliveryQueries.Report report) {
+      return new DeliveryFigures(from.toString(), to.toString(), renderTarget.toMillis(), report.sends(),
+          report.delivered(), report.onTime(), rate(report.delivered(), report.sends()),
+          rate(report.onTime(), report.sends()),
+          new Latency(report.p50Millis(), report.p90Millis(), report.p99Millis(), report.maxMillis()), report.cases());
+    }
+
+    private static Double rate(long part, long whole) {
+      return whole == 0 ? null : (double) part / whole;
+    }
+  }
+
+  /** Percentiles in milliseconds, null when nothing was measured. */
+  record Latency(Long p50, Long p90, Long p99, Long max) {}
+
+  /** GET /v1/conversations/{convId} (R14); name and members (decimal strings) for groups only. */
+  record Activation(String convId, String kind, @JsonInclude(JsonInclude.Include.NON_NULL) String name,
+      long latestSeq, long deviceCursor, long readSeq, long unread, String draft,
+      @JsonInclude(JsonInclude.Include.NON_NULL) List<String> members) {
+    public static Activation of(ConversationQueries.Activation a) {
+      return new Activation(a.convId(), a.kind(), a.name(), a.latestSeq(), a.deviceCursor(), a.readSeq(), a.unread(),
+          a.draft(), a.members() == null ? null : a.members().stream().map(String::valueOf).toList());
+    }
+  }
+
+  /** GET /v1/conversations: a page of the list; next is null after the last page. */
+  record ConversationPage(List<ListedConversation> conversations, String next) {
+    public static ConversationPage of(ConversationList.Page page) {
+      return new ConversationPage(page.conversations().stream().map(ListedConversation::of).toList(), page.next());
+    }
+  }
+
+  record ListedConversation(String convId, @JsonInclude(JsonInclude.Include.NON_NULL) String name, long latestSeq,
+      Message lastMessage, long readSeq, long unread, String draft, long updatedAt) {
+    public static ListedConversation of(ListEntry e) {
+      return new ListedConversation(e.convId(), e.name(), e.latestSeq(),
+          e.lastMessage() == null ? null : Message.of(e.lastMessage()), e.readSeq(), e.unread(), e.draft(), e.updatedAt());
+    }
+  }
+
+  /**
+   * 201 to a group creation once its first notice is stored (status {@code created}); 202 with
+   * status {@code accepted} when that takes longer than the reply budget.
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  record GroupCreated(String convId, String name, Message notice, String status) {}
+
+  /**
+   * 202 to a membership change: {@code applied} with the notice once stored, {@code accepted} when
+   * not yet stored within the reply budget, {@code unchanged} when it would change nobody.
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  record MembersChanged(String convId, List<String> added, List<String> removed, Message notice, String status) {
+    public static MembersChanged of(String convId, List<Long> added, List<Long> removed, Message notice, String status) {
+      return new MembersChanged(convId, added.stream().map(String::valueOf).toList(),
+          removed.stream().map(String::valueOf).toList(), notice, status);
+    }
+  }
+}

@@ -1,0 +1,188 @@
+package io.seqsync.ingress.commands;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.seqsync.events.model.Command;
+import io.seqsync.events.model.DuplicateCommand;
+import io.seqsync.events.model.SendMessage;
+import io.seqsync.ingress.http.ApiException;
+import io.seqsync.ingress.ops.Latencies;
+import io.seqsync.store.MessageQueries;
+import io.seqsync.store.Outcome;
+import io.seqsync.store.StoredMessage;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Submits a command that appends a message (a send, a recall) and waits, within the reply budget,
+ * for the message it produced to be committed in PostgreSQL: registers the commandId, produces the
+ * command, waits for its outcome or duplicate reply, then reads the message from PostgreSQL where
+ * the outcome does not carry it. Never blocks a thread: the futures complete on the listeners'
+ * threads, which also finish what needs no database (a send's announced outcome, a rejection, no
+ * answer within the budget), and the reads run on {@code workers}. Thread-safe.
+ */
+public final class CommandRoundTrip {
+  private static final Logger log = LoggerFactory.getLogger(CommandRoundTrip.class);
+  private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+
+  /** How a round trip ends (a failed future carries an {@link ApiException}). */
+  public sealed interface Result {
+    /** The message is committed and fetchable; duplicate when it is the original of a retry. */
+    record Stored(StoredMessage message, boolean duplicate) implements Result {}
+
+    /** Durably accepted, not known to be stored within the budget; msgId when already known. */
+    record Accepted(Long msgId) implements Result {}
+  }
+
+  private final CommandPublisher publisher;
+  private final ReplyWaiter waiter;
+  private final MessageQueries messages;
+  private final Duration budget;
+  private final Executor workers;
+  private final MeterRegistry registry;
+  private final Timer sendToSeq;
+
+  public CommandRoundTrip(CommandPublisher publisher, ReplyWaiter waiter, MessageQueries messages, Duration budget,
+      Executor workers, MeterRegistry registry) {
+    this.publisher = publisher;
+    this.waiter = waiter;
+    this.messages = messages;
+    this.budget = budget;
+    this.workers = workers;
+    this.registry = registry;
+    this.sendToSeq = Latencies.timer(registry, "seqsync.send.seq",
+        "from a send's submission to its committed seq, for sends answered with a new message");
+  }
+
+  /**
+   * Submits {@code command}; completes, normally or not, on a worker thread, where the caller may
+   * block (a Javalin route writes its answer with blocking writes).
+   */
+  public CompletableFuture<Result> submit(Command command) {
+    return submitCompletingOnListeners(command).whenCompleteAsync((result, error) -> { }, workers);
+  }
+
+  /**
+   * Submits {@code command}; completes on whichever thread brought the outcome (a listener's, or
+   * the timer's at the budget), so the caller's continuation must never block: for a send whose
+   * answer is written asynchronously (a send, served by the Jetty fast path). Handing each send to a worker cost
+   * a queue and a thread's wake-up per send; only a read of PostgreSQL is handed to the workers.
+   */
+  public CompletableFuture<Result> submitCompletingOnListeners(Command command) {
+    long submitted = System.nanoTime();
+    long deadline = submitted + budget.toNanos();
+    CompletableFuture<Reply> reply = waiter.expect(command.getCommandId());
+    CompletableFuture<Result> result = publisher.publish(command)
+        .handle((metadata, error) -> {
+          if (error != null) {
+            reply.cancel(false);
+            log.warn("cannot produce command {}: {}", command.getCommandId(), error.toString());
+            throw new CompletionException(ApiException.unavailable("kafka_unavailable",
+                "the command could not be written to Kafka; retry it (a send with the same clientMsgId)"));
+          }
+          return metadata;
+        })
+        .thenCompose(metadata -> reply.completeOnTimeout(null, remaining(deadline), TimeUnit.NANOSECONDS))
+        .thenCompose(answer -> resolve(command, answer, deadline));
+    result.whenComplete((value, error) -> {
+      count(value, error);
+      if (value instanceof Result.Stored stored && !stored.duplicate() && command.getPayload() instanceof SendMessage) {
+        sendToSeq.record(System.nanoTime() - submitted, TimeUnit.NANOSECONDS);
+      }
+    });
+    return result;
+  }
+
+  // Runs on the thread that completed the reply; a read of PostgreSQL goes to the workers.
+  private CompletableFuture<Result> resolve(Command command, Reply reply, long deadline) {
+    if (reply == null) {
+      return CompletableFuture.completedFuture(new Result.Accepted(null));
+    }
+    if (reply instanceof Reply.Duplicate duplicate) {
+      DuplicateCommand original = duplicate.duplicate();
+      return storedOnWorkers(original.getConvId(), original.getSeq(), deadline).thenApply(found -> found
+          .<Result>map(message -> new Result.Stored(message, true))
+          .orElseGet(() -> new Result.Accepted(original.getMsgId())));
+    }
+    Outcome outcome = ((Reply.Announced) reply).outcome();
+    // An announcement comes after PostgreSQL committed the row, and a send's message is its command
+    // plus the outcome's numbers: answered without reading the row back (a query per send). A
+    // recall or membership notice carries text the sequencer wrote, so it is read.
+    if (outcome.kind() == Outcome.Kind.APPENDED && outcome.createTime() > 0
+        && command.getPayload() instanceof SendMessage send) {
+      return CompletableFuture.completedFuture(new Result.Stored(StoredMessage.sent(command, send, outcome), false));
+    }
+    return switch (outcome.kind()) {
+      case APPENDED -> storedOnWorkers(outcome.convId(), outcome.seq(), deadline).thenApply(found -> found
+          .<Result>map(message -> new Result.Stored(message, false))
+          .orElseGet(() -> new Result.Accepted(outcome.msgId())));
+      case REJECTED -> CompletableFuture.failedFuture(Rejections.toApiException(outcome.reason()));
+      case APPLIED -> {
+        log.warn("command {} appends a message, yet its outcome is {}", command.getCommandId(), outcome);
+        yield CompletableFuture.completedFuture(new Result.Accepted(null));
+      }
+    };
+  }
+
+  private CompletableFuture<Optional<StoredMessage>> storedOnWorkers(String convId, long seq, long deadline) {
+    return CompletableFuture.supplyAsync(() -> stored(convId, seq, deadline), workers).thenCompose(Function.identity());
+  }
+
+  /**
+   * The message at {@code seq} once PostgreSQL has it, or empty at the deadline. Registers for
+   * the announcement first and then reads, so an announcement between the two is not missed; reads
+   * again every 200 ms as well, since announcements are best effort.
+   */
+  private CompletableFuture<Optional<StoredMessage>> stored(String convId, long seq, long deadline) {
+    CompletableFuture<Optional<StoredMessage>> result = new CompletableFuture<>();
+    CompletableFuture<Void> announced = waiter.awaitStored(convId, seq);
+    result.whenComplete((value, error) -> announced.cancel(false));
+    check(convId, seq, deadline, announced, result);
+    return result;
+  }
+
+  private void check(String convId, long seq, long deadline, CompletableFuture<Void> announced,
+      CompletableFuture<Optional<StoredMessage>> result) {
+    if (result.isDone()) {
+      return;
+    }
+    try {
+      Optional<StoredMessage> found = messages.bySeq(convId, seq);
+      long left = deadline - System.nanoTime();
+      if (found.isPresent() || left <= 0) {
+        result.complete(found);
+        return;
+      }
+      CompletableFuture<Void> pause = CompletableFuture.runAsync(() -> { },
+          CompletableFuture.delayedExecutor(Math.min(left, POLL_NANOS), TimeUnit.NANOSECONDS, workers));
+      CompletableFuture<?> wake = announced.isDone() ? pause : CompletableFuture.anyOf(announced, pause);
+      wake.whenCompleteAsync((value, error) -> check(convId, seq, deadline, announced, result), workers);
+    } catch (RuntimeException e) {
+      result.completeExceptionally(e);
+    }
+  }
+
+  private static long remaining(long deadline) {
+    return Math.max(0, deadline - System.nanoTime());
+  }
+
+  private void count(Result value, Throwable error) {
+    String outcome;
+    if (value instanceof Result.Stored stored) {
+      outcome = stored.duplicate() ? "duplicate" : "stored";
+    } else if (value instanceof Result.Accepted) {
+      outcome = "accepted";
+    } else {
+      Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+      outcome = cause instanceof ApiException api ? (api.status() == 503 ? "unavailable" : "rejected") : "failed";
+    }
+    registry.counter("seqsync.ingress.commands", "outcome", outcome).increment();
+  }
+}

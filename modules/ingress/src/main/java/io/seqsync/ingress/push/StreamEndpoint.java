@@ -1,0 +1,126 @@
+package io.seqsync.ingress.push;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.javalin.websocket.WsBinaryMessageContext;
+import io.javalin.websocket.WsConfig;
+import io.javalin.websocket.WsContext;
+import io.javalin.websocket.WsMessageContext;
+import io.seqsync.events.Commands;
+import io.seqsync.events.model.Command;
+import io.seqsync.ingress.api.AccessControl;
+import io.seqsync.ingress.api.FetchGuard;
+import io.seqsync.ingress.api.Lane;
+import io.seqsync.ingress.api.PositionRequests;
+import io.seqsync.ingress.api.SyncService;
+import io.seqsync.ingress.auth.Authentication;
+import io.seqsync.ingress.auth.Caller;
+import io.seqsync.ingress.commands.CommandPublisher;
+import io.seqsync.ingress.http.ApiException;
+import io.seqsync.ingress.http.Json;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * GET /v1/stream, the push WebSocket (R1, R15, R19): the first frame is this device's handshake
+ * ({@code sync}), then pushed frames. Client frames {@code ack} and {@code read} become commands,
+ * {@code ping} is answered {@code pong}; anything else (not JSON, binary, an unknown type, a bad
+ * field) gets an error frame and changes nothing. A text frame over Jetty's limit (64 KiB) closes
+ * the socket with 1009 (message too big). The handshake runs in the first-screen lane
+ * ({@link FetchGuard#admitStreamHandshake}); when the lane is full the socket is closed with 1013
+ * (try again later), and the client reconnects after its back-off.
+ */
+public final class StreamEndpoint {
+  // RFC 6455's registry: the server is overloaded, the client should reconnect later.
+  public static final int TRY_AGAIN_LATER = 1013;
+
+  private final Authentication authentication;
+  private final AccessControl access;
+  private final CommandPublisher publisher;
+  private final SyncService syncs;
+  private final PushHub hub;
+  private final FetchGuard fetchGuard;
+  private final Map<String, PushConnection> connections = new ConcurrentHashMap<>();
+
+  public StreamEndpoint(Authentication authentication, AccessControl access, CommandPublisher publisher, SyncService syncs,
+      PushHub hub, FetchGuard fetchGuard) {
+    this.authentication = authentication;
+    this.access = access;
+    this.publisher = publisher;
+    this.syncs = syncs;
+    this.hub = hub;
+    this.fetchGuard = fetchGuard;
+  }
+
+  public void configure(WsConfig ws) {
+    ws.onConnect(this::connected);
+    ws.onMessage(this::received);
+    ws.onBinaryMessage(this::receivedBinary);
+    ws.onClose(ctx -> closed(ctx));
+    ws.onError(ctx -> closed(ctx));
+  }
+
+  // Registered before the handshake is computed, so nothing committed in between is missed:
+  // what arrives meanwhile is queued behind the sync frame.
+  private void connected(WsContext ctx) {
+    Caller caller = authentication.verify(ctx.header("Authorization"), ctx.queryParam("access_token"));
+    ctx.disableAutomaticPings();
+    PushConnection connection = hub.connect(ctx.sessionId(), caller, ctx.session);
+    connections.put(ctx.sessionId(), connection);
+    try (Lane.Permit handshake = fetchGuard.admitStreamHandshake()) {
+      connection.start(PushFrames.sync(syncs.sync(caller, Json.MAPPER.createObjectNode())));
+    } catch (ApiException overloaded) {
+      closed(ctx);
+      ctx.closeSession(TRY_AGAIN_LATER, overloaded.code());
+    }
+  }
+
+  private void received(WsMessageContext ctx) {
+    PushConnection connection = connections.get(ctx.sessionId());
+    if (connection == null) {
+      return;
+    }
+    try {
+      ObjectNode frame = Json.object(ctx.message().getBytes(StandardCharsets.UTF_8));
+      String type = Json.string(frame, "type");
+      switch (type) {
+        case "ping" -> connection.offer(PushFrames.pong());
+        case "ack" -> submit(connection, position(connection, frame, true));
+        case "read" -> submit(connection, position(connection, frame, false));
+        default -> throw ApiException.badRequest("unknown_frame", "frame type must be ack, read or ping");
+      }
+    } catch (ApiException e) {
+      connection.offer(PushFrames.error(e.code(), e.getMessage()));
+    }
+  }
+
+  private void receivedBinary(WsBinaryMessageContext ctx) {
+    PushConnection connection = connections.get(ctx.sessionId());
+    if (connection != null) {
+      connection.offer(PushFrames.error("invalid_frame", "frames are JSON text, not binary"));
+    }
+  }
+
+  private Command position(PushConnection connection, ObjectNode frame, boolean ack) {
+    PositionRequests.Position position = PositionRequests.read(frame);
+    access.requireMember(connection.caller, position.convId());
+    Commands commands = new Commands(connection.caller.userId(), connection.caller.deviceId());
+    return ack ? commands.ack(position.convId().value(), position.seq())
+        : commands.read(position.convId().value(), position.seq());
+  }
+
+  private void submit(PushConnection connection, Command command) {
+    publisher.publish(command).whenComplete((metadata, error) -> {
+      if (error != null) {
+        connection.offer(PushFrames.error("kafka_unavailable", "the frame could not be written to Kafka; send it again"));
+      }
+    });
+  }
+
+  private void closed(WsContext ctx) {
+    PushConnection connection = connections.remove(ctx.sessionId());
+    if (connection != null) {
+      hub.disconnect(connection);
+    }
+  }
+}
