@@ -2,6 +2,7 @@ package io.seqsync.app;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.seqsync.config.InstanceId;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
 import io.seqsync.ingress.BearerTokens;
@@ -38,6 +39,8 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.JedisPooled;
@@ -70,13 +73,28 @@ public final class SeqsyncApp implements AutoCloseable {
     return app;
   }
 
-  private void startComponents(SeqsyncConfig config) {
-    stack = own(LocalStack.start(config));
+  private void startComponents(SeqsyncConfig configured) {
+    StartupPhases phases = new StartupPhases();
+    stack = own(LocalStack.start(configured));
+    phases.done("servers");
+    // After the stack: its start holds the data directory's lock, so only this instance names itself there.
+    SeqsyncConfig config = InstanceId.applied(configured);
     String kafka = stack.kafkaBootstrapServers();
     Topics topics = Topics.from(config.kafka());
-    SequencerService sequencer = own(SequencerService.start(kafka, config));
-    Database database = own(Database.open(
+    // PostgreSQL's pool and migrations do not wait for Kafka: they run while the sequencer joins its
+    // group and restores (seconds each after a crash, docs/design.md, "Restart").
+    CompletableFuture<Database> opening = CompletableFuture.supplyAsync(() -> Database.open(
         stack.postgresJdbcUrl(), stack.postgresUser(), stack.postgresPassword(), config.postgres().poolSize()));
+    SequencerService sequencer;
+    try {
+      sequencer = own(SequencerService.start(kafka, config));
+    } catch (RuntimeException e) {
+      opening.thenAccept(Database::close);
+      throw e;
+    }
+    phases.done("sequencer");
+    Database database = own(joined(opening));
+    phases.done("database");
     URI redisUri = URI.create(stack.redisUri());
     JedisPooled redis = own(new JedisPooled(redisUri));
     RedisHealth redisHealth = own(new RedisHealth(stack.redisUri()));
@@ -96,6 +114,7 @@ public final class SeqsyncApp implements AutoCloseable {
     DeliveryProjector delivery = own(new DeliveryProjector(kafka, topics.telemetry(), config.delivery().groupId(),
         database, new DeliveryLedger(config.delivery().renderTarget()), config.projector(), registry));
     delivery.start();
+    phases.done("projectors");
     HealthProbes health = own(new HealthProbes(config, kafka, topics, redisHealth, sequencer, projector, delivery, database));
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()));
     ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), topics.announcements().name()));
@@ -114,6 +133,16 @@ public final class SeqsyncApp implements AutoCloseable {
     ingress = own(new IngressApp(IngressSettings.from(config), publisher, replies, stores, pushes, bearerTokens, registry,
         topics.telemetry(), monitor, health.probes(), devSignIn));
     ingress.start();
+    phases.done("ingress");
+    log.info("started as instance {} in {} ms ({})", config.instanceId().orElseThrow(), phases.totalMillis(), phases);
+  }
+
+  private static <T> T joined(CompletableFuture<T> future) {
+    try {
+      return future.join();
+    } catch (CompletionException e) {
+      throw e.getCause() instanceof RuntimeException cause ? cause : e;
+    }
   }
 
   public int httpPort() {

@@ -108,6 +108,12 @@ public final class EmbeddedKafka implements AutoCloseable {
         // Topics are declared by the application (TopicAdmin); a typo must not create one.
         Map.entry("auto.create.topics.enable", "false"),
         Map.entry("group.initial.rebalance.delay.ms", "0"),
+        // After a kill -9 the restarted controller still counts the dead broker's session (9 s by
+        // default) and refuses the new broker's registration until it expires: most of the broker's
+        // start after a crash (docs/design.md, "Restart"). The broker heartbeats in this JVM, so a
+        // short session is safe; a missed one fences it until its next heartbeat, 500 ms later.
+        Map.entry("broker.session.timeout.ms", "4000"),
+        Map.entry("broker.heartbeat.interval.ms", "500"),
         Map.entry("log.segment.bytes", String.valueOf(16 * 1024 * 1024)),
         Map.entry("num.network.threads", "2"),
         Map.entry("num.io.threads", "4")));

@@ -18,7 +18,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -116,7 +115,7 @@ public final class DeliveryProjector implements AutoCloseable {
   public void close() {
     stopRequested.countDown();
     if (thread.getState() == Thread.State.NEW) {
-      consumer.close(CloseOptions.timeout(CLOSE_TIMEOUT));
+      consumer.close(Projector.leavingGroup(CLOSE_TIMEOUT));
       stopped.complete(null);
       return;
     }
@@ -154,7 +153,7 @@ public final class DeliveryProjector implements AutoCloseable {
       failure = e;
     } finally {
       try {
-        consumer.close(CloseOptions.timeout(CLOSE_TIMEOUT));
+        consumer.close(Projector.leavingGroup(CLOSE_TIMEOUT));
       } catch (RuntimeException e) {
         log.warn("closing the delivery projector's consumer failed: {}", e.getMessage());
       }

@@ -165,6 +165,15 @@ public final class Projector implements AutoCloseable {
     return props;
   }
 
+  /**
+   * A static member does not leave its group when it closes, by default: its partitions would wait a
+   * session timeout for it. One that stops cleanly leaves, so they move at once; only one that dies
+   * (kill -9) is waited for, and comes back to them when restarted (docs/design.md, "Restart").
+   */
+  static CloseOptions leavingGroup(Duration timeout) {
+    return CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP).withTimeout(timeout);
+  }
+
   private void run() {
     Throwable failure = null;
     try {
@@ -276,7 +285,7 @@ public final class Projector implements AutoCloseable {
 
   private void closeConsumer() {
     try {
-      consumer.close(CloseOptions.timeout(CLOSE_TIMEOUT));
+      consumer.close(leavingGroup(CLOSE_TIMEOUT));
     } catch (RuntimeException e) {
       log.warn("closing the projector's consumer failed: {}", e.getMessage());
     }
