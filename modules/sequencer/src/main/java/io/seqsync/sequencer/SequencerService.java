@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.CloseOptions;
@@ -179,12 +180,13 @@ public final class SequencerService implements AutoCloseable {
       service.close();
       stopped.countDown();
     }, "sequencer-shutdown"));
-    service.streams.setStateListener((newState, oldState) -> {
-      if (newState == KafkaStreams.State.ERROR || newState == KafkaStreams.State.NOT_RUNNING) {
-        stopped.countDown();
+    // Streams takes a state listener only before it starts (it threw here, after the start, leaving
+    // the process up without this wait): its state is looked at instead.
+    while (!stopped.await(1, TimeUnit.SECONDS)) {
+      if (service.state() == KafkaStreams.State.ERROR || service.state() == KafkaStreams.State.NOT_RUNNING) {
+        break;
       }
-    });
-    stopped.await();
+    }
     System.exit(service.state() == KafkaStreams.State.ERROR ? 1 : 0);
   }
 
