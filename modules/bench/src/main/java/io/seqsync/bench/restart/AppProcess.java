@@ -30,7 +30,13 @@ final class AppProcess {
 
   /** Starts the process and returns at once: the caller measures when it answers. */
   void start() {
-    List<String> command = new ArrayList<>(List.of("java", "@scripts/jvm.options", "-Xmx2g", "-jar", appJar.toString()));
+    List<String> command = new ArrayList<>(List.of("java", "@scripts/jvm.options", "-Xmx2g"));
+    // e.g. -Dlogback.configurationFile=... for Kafka's own start-up lines (scripts/bench-restart: BENCH_APP_JAVA_OPTS).
+    String extra = System.getProperty("bench.app-java-opts", "").trim();
+    if (!extra.isEmpty()) {
+      command.addAll(List.of(extra.split("\\s+")));
+    }
+    command.addAll(List.of("-jar", appJar.toString()));
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
     builder.environment().putAll(environment);
