@@ -4,6 +4,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.config.Endpoints;
 import io.seqsync.config.RedisEndpoint;
+import io.seqsync.config.InstanceId;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.config.Servers;
 import io.seqsync.events.Topics;
@@ -42,6 +43,8 @@ import io.seqsync.store.MessageQueries;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.UnifiedJedis;
@@ -74,13 +77,28 @@ public final class SeqsyncApp implements AutoCloseable {
     return app;
   }
 
-  private void startComponents(SeqsyncConfig config) {
-    endpoints = own(Servers.start(config)).endpoints();
+  private void startComponents(SeqsyncConfig configured) {
+    StartupPhases phases = new StartupPhases();
+    endpoints = own(Servers.start(configured)).endpoints();
+    phases.done("servers");
+    // After the servers: an embedded stack's start holds the data directory's lock, so only this instance names itself there.
+    SeqsyncConfig config = InstanceId.applied(configured);
     String kafka = endpoints.kafkaBootstrapServers();
     Topics topics = Topics.from(config.kafka());
-    SequencerService sequencer = own(SequencerService.start(kafka, config));
-    Database database = own(Database.open(
+    // PostgreSQL's pool and migrations do not wait for Kafka: they run while the sequencer joins its
+    // group and restores (seconds each after a crash, docs/design.md, "Restart").
+    CompletableFuture<Database> opening = CompletableFuture.supplyAsync(() -> Database.open(
         endpoints.postgresJdbcUrl(), endpoints.postgresUser(), endpoints.postgresPassword(), config.postgres().poolSize()));
+    SequencerService sequencer;
+    try {
+      sequencer = own(SequencerService.start(kafka, config));
+    } catch (RuntimeException e) {
+      opening.thenAccept(Database::close);
+      throw e;
+    }
+    phases.done("sequencer");
+    Database database = own(joined(opening));
+    phases.done("database");
     RedisEndpoint redisEndpoint = RedisEndpoint.parse(endpoints.redisUri());
     UnifiedJedis redis = own(RedisClients.connect(redisEndpoint));
     RedisHealth redisHealth = own(new RedisHealth(redisEndpoint));
@@ -100,6 +118,7 @@ public final class SeqsyncApp implements AutoCloseable {
     DeliveryProjector delivery = own(new DeliveryProjector(kafka, topics.telemetry(), config.delivery().groupId(),
         database, new DeliveryLedger(config.delivery().renderTarget()), config.projector(), registry));
     delivery.start();
+    phases.done("projectors");
     HealthProbes health = own(new HealthProbes(config, kafka, topics, redisHealth, sequencer, projector, delivery, database));
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()));
     ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), topics.announcements().name()));
@@ -118,6 +137,16 @@ public final class SeqsyncApp implements AutoCloseable {
     ingress = own(new IngressApp(IngressSettings.from(config), new CommandChannels(publisher, replies, topics.telemetry()),
         stores, pushes, new Identity(bearerTokens, devSignIn), new Observability(registry, monitor, health.probes())));
     ingress.start();
+    phases.done("ingress");
+    log.info("started as instance {} in {} ms ({})", config.instanceId().orElseThrow(), phases.totalMillis(), phases);
+  }
+
+  private static <T> T joined(CompletableFuture<T> future) {
+    try {
+      return future.join();
+    } catch (CompletionException e) {
+      throw e.getCause() instanceof RuntimeException cause ? cause : e;
+    }
   }
 
   public int httpPort() {

@@ -57,6 +57,7 @@ public final class ConfigLoader {
     int poolSize = integer("postgres.pool-size", 16);
     return new SeqsyncConfig(
         Path.of(string("data-dir", "data")).toAbsolutePath(),
+        optional("instance-id"),
         new SeqsyncConfig.Kafka(
             optional("kafka.bootstrap-servers"),
             string("kafka.topic-prefix", "seqsync."),
@@ -79,7 +80,8 @@ public final class ConfigLoader {
             duration("sequencer.commit-interval", Duration.ofMillis(20)),
             duration("sequencer.session-timeout", Duration.ofSeconds(10)),
             integer("sequencer.max-content-bytes", 64 * 1024),
-            integer("sequencer.max-group-members", 10_000)),
+            integer("sequencer.max-group-members", 10_000),
+            bool("sequencer.transactional-stores", true)),
         new SeqsyncConfig.Http(string("http.host", "0.0.0.0"), integer("http.port", 8080),
             duration("http.reply-budget", Duration.ofSeconds(2)),
             // 5 ms, Kafka's default, not 1: 35-49 % fewer produce requests at 1,000 sends/s and mostly lower
@@ -144,6 +146,18 @@ public final class ConfigLoader {
     } catch (NumberFormatException e) {
       throw new ConfigException(name + " must be an integer, got '" + value.get() + "'");
     }
+  }
+
+  private boolean bool(String name, boolean fallback) {
+    Optional<String> value = optional(name);
+    if (value.isEmpty()) {
+      return fallback;
+    }
+    return switch (value.get().toLowerCase(Locale.ROOT)) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw new ConfigException(name + " must be true or false, got '" + value.get() + "'");
+    };
   }
 
   /** ISO-8601 ({@code PT24H}) or a number with a unit: {@code 500ms}, {@code 30s}, {@code 5m}, {@code 24h}. */

@@ -11,7 +11,7 @@ import java.util.Optional;
  * one" (see the localstack module).
  */
 public record SeqsyncConfig(
-    Path dataDir, Kafka kafka, Postgres postgres, Redis redis, Sequencer sequencer, Http http, Auth auth,
+    Path dataDir, Optional<String> instanceId, Kafka kafka, Postgres postgres, Redis redis, Sequencer sequencer, Http http, Auth auth,
     Projector projector, Fetch fetch, Delivery delivery, Archive archive, Health health) {
 
   public SeqsyncConfig {
@@ -20,6 +20,18 @@ public record SeqsyncConfig(
     require(fetch.firstScreen().concurrency() + fetch.paging().concurrency() < postgres.poolSize(),
         "fetch.first-screen.concurrency + fetch.paging.concurrency must be below postgres.pool-size ("
             + postgres.poolSize() + ")");
+  }
+
+  /**
+   * This configuration with {@code id} as the instance's name in its consumer groups, unless one is
+   * configured, and as the projector's too, unless that one is (see {@link InstanceId}).
+   */
+  public SeqsyncConfig withInstanceId(String id) {
+    String instance = instanceId.orElse(id);
+    Projector named = new Projector(projector.groupId(), Optional.of(projector.instanceId().orElse(instance)),
+        projector.maxPollRecords(), projector.sessionTimeout(), projector.retryBackoff());
+    return new SeqsyncConfig(dataDir, Optional.of(instance), kafka, postgres, redis, sequencer, http, auth, named,
+        fetch, delivery, archive, health);
   }
 
   /**
@@ -58,7 +70,12 @@ public record SeqsyncConfig(
     }
   }
 
-  /** The Kafka Streams sequencer, and the limits it enforces (the ingress checks the same ones first). */
+  /**
+   * The Kafka Streams sequencer, and the limits it enforces (the ingress checks the same ones first).
+   * {@code transactionalStores}: Streams' transactional state stores (KIP-892), whose RocksDB holds
+   * only committed writes, so a task's state survives an unclean stop instead of being wiped and
+   * restored from its changelog (docs/design.md, "Restart").
+   */
   public record Sequencer(
       String applicationId,
       Duration dedupWindow,
@@ -66,7 +83,8 @@ public record SeqsyncConfig(
       Duration commitInterval,
       Duration sessionTimeout,
       int maxContentBytes,
-      int maxGroupMembers) {
+      int maxGroupMembers,
+      boolean transactionalStores) {
     public Sequencer {
       require(!applicationId.isBlank(), "sequencer.application-id must not be blank");
       require(!dedupWindow.isNegative() && !dedupWindow.isZero(), "sequencer.dedup-window must be positive");
@@ -123,7 +141,8 @@ public record SeqsyncConfig(
   /**
    * The PostgreSQL projector: a consumer group reading the events topic. {@code instanceId} turns on
    * static membership, so a restarted instance gets its partitions back at once rather than after
-   * {@code sessionTimeout}; it must differ between instances running at the same time.
+   * {@code sessionTimeout}; it must differ between instances running at the same time. The app
+   * sets it to the instance's id ({@link #withInstanceId}) when it is not configured.
    */
   public record Projector(
       String groupId, Optional<String> instanceId, int maxPollRecords, Duration sessionTimeout, Duration retryBackoff) {

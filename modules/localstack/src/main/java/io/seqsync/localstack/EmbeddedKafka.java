@@ -108,6 +108,11 @@ public final class EmbeddedKafka implements AutoCloseable {
         // Topics are declared by the application (TopicAdmin); a typo must not create one.
         Map.entry("auto.create.topics.enable", "false"),
         Map.entry("group.initial.rebalance.delay.ms", "0"),
+        // Kafka's broker session (9 s) is kept, although after a kill -9 the restarted controller
+        // refuses the new broker's registration until the dead broker's session has expired, 9 s
+        // after its activation: at 4 s, heartbeats queued behind a controller overloaded on a busy
+        // 2-core machine (load 30-40) timed out, the broker was fenced and the sequencer's start
+        // failed (docs/design.md, "Restart").
         Map.entry("log.segment.bytes", String.valueOf(16 * 1024 * 1024)),
         Map.entry("num.network.threads", "2"),
         Map.entry("num.io.threads", "4")));

@@ -2,6 +2,7 @@ package io.seqsync.sequencer;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.processor.StateRestoreListener;
 
@@ -12,6 +13,7 @@ import org.apache.kafka.streams.processor.StateRestoreListener;
  */
 final class RestoreProgress implements StateRestoreListener {
   private final Map<TopicPartition, Long> remaining = new ConcurrentHashMap<>();
+  private final AtomicLong restored = new AtomicLong();
 
   @Override
   public void onRestoreStart(TopicPartition partition, String store, long startingOffset, long endingOffset) {
@@ -25,12 +27,19 @@ final class RestoreProgress implements StateRestoreListener {
 
   @Override
   public void onRestoreEnd(TopicPartition partition, String store, long totalRestored) {
+    restored.addAndGet(totalRestored);
     remaining.remove(partition);
   }
 
   @Override
   public void onRestoreSuspended(TopicPartition partition, String store, long totalRestored) {
+    restored.addAndGet(totalRestored);
     remaining.remove(partition);
+  }
+
+  /** Changelog records restored since the start: a wiped task's whole changelog, an unwiped one's last commits. */
+  long restored() {
+    return restored.get();
   }
 
   int partitions() {

@@ -1,6 +1,7 @@
 package io.seqsync.sequencer;
 
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.InstanceId;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.TopicAdmin;
 import io.seqsync.events.Topics;
@@ -10,8 +11,10 @@ import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsException;
@@ -51,10 +54,13 @@ public final class SequencerService implements AutoCloseable {
     });
     RestoreProgress restores = new RestoreProgress();
     streams.setGlobalStateRestoreListener(restores);
+    long began = System.nanoTime();
     streams.start();
     SequencerService service = new SequencerService(streams, restores);
     service.awaitRunning(Duration.ofMinutes(2));
-    log.info("sequencer running: application.id={} on {}", config.sequencer().applicationId(), bootstrapServers);
+    log.info("sequencer running: application.id={} on {}, instance {}, in {} ms, {} changelog records restored",
+        config.sequencer().applicationId(), bootstrapServers, config.instanceId().orElse("(dynamic member)"),
+        (System.nanoTime() - began) / 1_000_000, restores.restored());
     return service;
   }
 
@@ -88,8 +94,15 @@ public final class SequencerService implements AutoCloseable {
     // just after a commit waited for the next command, or up to 100 ms, to be committed.
     props.put(StreamsConfig.POLL_MS_CONFIG, Math.min(settings.commitInterval().toMillis(), STREAMS_POLL_MS));
     props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.kafka().replicationFactor());
-    // The early commit on uncommitted bytes only concerns transactional state stores, which are off;
-    // left on, the stream thread asks every RocksDB store for its memtable size on each loop.
+    // Transactional stores (KIP-892) keep a task's uncommitted writes in a buffer and write them to
+    // RocksDB, with the changelog offset they reach, when the Kafka transaction commits. Without
+    // them a task's RocksDB may hold writes of an aborted transaction, so under exactly-once Streams
+    // wipes every task directory an unclean stop left without a checkpoint file and restores it from
+    // the changelog: after a kill -9, a restore that grows with the state (docs/design.md, "Restart").
+    props.put(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, settings.transactionalStores());
+    // The early commit on uncommitted bytes bounds the transactional stores' buffers; the sequencer
+    // commits every few ms, so they never come near Streams' 64 MB, and left on, the stream thread
+    // asks every store for its uncommitted bytes on each loop.
     props.put(StreamsConfig.STATESTORE_UNCOMMITTED_MAX_BYTES_CONFIG, -1L);
     props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, SequencerRocksDbConfig.class);
     // Larger producer batches than the 16 KB default: at 100 ms commits a partition gets 100+ KB
@@ -103,6 +116,9 @@ public final class SequencerService implements AutoCloseable {
     // With Kafka's 100 ms backoff before a retry, the stream thread stopped for 110-160 ms four
     // times in 20 s at 200 sends/s in a variant that committed more often (docs/design.md, "Commit interval").
     props.put(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG), PRODUCER_RETRY_BACKOFF_MS);
+    // Static membership: a restarted instance rejoins under the same name (Streams appends each
+    // thread's index) and takes its tasks back without a rebalance, while the session lasts.
+    config.instanceId().ifPresent(id -> props.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), id));
     // A crashed instance's partitions move after this long (the broker's minimum is 6 s).
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG),
         (int) settings.sessionTimeout().toMillis());
@@ -143,14 +159,19 @@ public final class SequencerService implements AutoCloseable {
     }
   }
 
+  /**
+   * Stops and leaves the group: a static member would otherwise keep its partitions for a session
+   * timeout after a clean stop. (One killed cannot leave; restarted, it takes them back.)
+   */
   @Override
   public void close() {
-    streams.close(Duration.ofSeconds(30));
+    streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+        .withTimeout(Duration.ofSeconds(30)));
   }
 
   /** Runs the sequencer alone, against the Kafka named by {@code SEQSYNC_KAFKA_BOOTSTRAP_SERVERS}. */
   public static void main(String[] args) throws InterruptedException {
-    SeqsyncConfig config = ConfigLoader.fromEnvironment();
+    SeqsyncConfig config = InstanceId.applied(ConfigLoader.fromEnvironment());
     String bootstrap = config.kafka().bootstrapServers()
         .orElseThrow(() -> new IllegalArgumentException("set SEQSYNC_KAFKA_BOOTSTRAP_SERVERS"));
     SequencerService service = start(bootstrap, config);
@@ -159,12 +180,13 @@ public final class SequencerService implements AutoCloseable {
       service.close();
       stopped.countDown();
     }, "sequencer-shutdown"));
-    service.streams.setStateListener((newState, oldState) -> {
-      if (newState == KafkaStreams.State.ERROR || newState == KafkaStreams.State.NOT_RUNNING) {
-        stopped.countDown();
+    // Streams takes a state listener only before it starts (it threw here, after the start, leaving
+    // the process up without this wait): its state is looked at instead.
+    while (!stopped.await(1, TimeUnit.SECONDS)) {
+      if (service.state() == KafkaStreams.State.ERROR || service.state() == KafkaStreams.State.NOT_RUNNING) {
+        break;
       }
-    });
-    stopped.await();
+    }
     System.exit(service.state() == KafkaStreams.State.ERROR ? 1 : 0);
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.seqsync.config.ConfigLoader;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
@@ -40,5 +41,22 @@ class SequencerPropertiesTest {
   void theProducerRetriesSoon() {
     assertThat(streamsProperties("10ms").get(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG)))
         .isEqualTo(10);
+  }
+
+  @Test
+  void anInstanceWithAnIdIsAStaticMemberAndItsStoresAreTransactional() {
+    Properties props = SequencerService.streamsProperties("localhost:9092",
+        ConfigLoader.of(Map.of()).withInstanceId("seqsync-a1"));
+    // Streams appends each stream thread's index to it.
+    assertThat(props.get(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG))).isEqualTo("seqsync-a1");
+    assertThat(props.get(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG)).isEqualTo(true);
+  }
+
+  @Test
+  void withoutAnIdItIsADynamicMemberAndTransactionalStoresCanBeTurnedOff() {
+    Properties props = SequencerService.streamsProperties("localhost:9092",
+        ConfigLoader.of(Map.of("sequencer.transactional-stores", "false")));
+    assertThat(props).doesNotContainKey(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG));
+    assertThat(props.get(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG)).isEqualTo(false);
   }
 }

@@ -219,9 +219,14 @@ public final class ConsumerLoop<K, V, B> implements AutoCloseable {
     }
   }
 
+  // A static member (group.instance.id) stays in its group when it closes unless told to leave: its
+  // partitions would wait a session timeout for it. One that stops cleanly leaves, so they move at
+  // once; only one that dies (kill -9) is waited for, and takes them back when it restarts
+  // (docs/design.md, "Restart"). A consumer without a group has nothing to leave.
   private void closeConsumer() {
     try {
-      consumer.close(CloseOptions.timeout(CLOSE_TIMEOUT));
+      consumer.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+          .withTimeout(CLOSE_TIMEOUT));
     } catch (RuntimeException e) {
       log.warn("closing the consumer of the {} failed: {}", description, e.getMessage());
     }
