@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsException;
@@ -88,6 +89,7 @@ public final class SequencerService implements AutoCloseable {
     // just after a commit waited for the next command, or up to 100 ms, to be committed.
     props.put(StreamsConfig.POLL_MS_CONFIG, Math.min(settings.commitInterval().toMillis(), STREAMS_POLL_MS));
     props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.kafka().replicationFactor());
+    props.put(StreamsConfig.topicPrefix(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG), (int) config.kafka().minInsyncReplicas());
     // The early commit on uncommitted bytes only concerns transactional state stores, which are off;
     // left on, the stream thread asks every RocksDB store for its memtable size on each loop.
     props.put(StreamsConfig.STATESTORE_UNCOMMITTED_MAX_BYTES_CONFIG, -1L);
