@@ -29,7 +29,7 @@ public final class ChaosRun {
       usage: ChaosRun --apps=URL,URL --bootstrap=HOST:PORT,... --jdbc-url=URL [--jdbc-user=postgres]
                       [--jdbc-password=] --secret-file=PATH --cluster=scripts/run-cluster [--partitions=6]
                       [--rate=100] [--conversations=50] [--settle-s=20] [--down-s=15] [--recover-s=30]
-                      [--faults=broker,leader,app,redis,postgres] [--in-a-row=true]""";
+                      [--faults=broker,leader,app,redis,postgres] [--in-a-row=true] [--redis=HOST:PORT]""";
   private static final long START = System.nanoTime();
 
   /** A fault's time span in ms since the run began: from its start to the next one's. */
@@ -40,7 +40,7 @@ public final class ChaosRun {
   public static void main(String[] args) throws Exception {
     Map<String, String> options = CliOptions.parseOrExit(args, given -> CliOptions.parse(given, Set.of("apps", "bootstrap",
         "jdbc-url", "jdbc-user", "jdbc-password", "secret-file", "cluster", "partitions", "rate", "conversations",
-        "settle-s", "down-s", "recover-s", "faults", "in-a-row")), USAGE);
+        "settle-s", "down-s", "recover-s", "faults", "in-a-row", "redis")), USAGE);
     List<String> apps = Arrays.asList(options.get("apps").split(","));
     String bootstrap = options.get("bootstrap");
     int partitions = Integer.parseInt(options.getOrDefault("partitions", "6"));
@@ -63,7 +63,14 @@ public final class ChaosRun {
         PushWatch push = PushWatch.connect(apps, tokens.mint(2, "watch", Duration.ofHours(6)), ChaosRun::now, 1)) {
       sender.begin(rate);
       log("sending " + rate + "/s to " + conversations + " conversations through " + apps);
-      Thread.sleep(settle);
+      // The steady spell before the first fault also measures what a message costs Redis.
+      Thread.sleep(Math.min(settle, 5_000));
+      long steadyFrom = now();
+      RedisCost redisBefore = options.containsKey("redis") ? RedisCost.read(options.get("redis")) : null;
+      Thread.sleep(Math.max(0, settle - 5_000));
+      String redisCost = redisBefore == null ? "" : RedisCost.read(options.get("redis")).perMessage(redisBefore,
+          sender.sends().values().stream().filter(send -> send.stored >= steadyFrom).count(),
+          (now() - steadyFrom) / 1000.0);
       for (Faults.Fault fault : chosen) {
         long from = now();
         log("fault " + fault.name() + ": " + fault.description());
@@ -92,6 +99,7 @@ public final class ChaosRun {
       ChaosCheck.Holding postgres = ChaosCheck.postgres(options.get("jdbc-url"), options.getOrDefault("jdbc-user", "postgres"),
           options.getOrDefault("jdbc-password", ""), convs);
       System.out.println(ChaosReport.render(began, rate, sender.sends(), push.pushes(), windows, eventLog, postgres));
+      System.out.println(redisCost);
     }
     System.exit(0);
   }
