@@ -164,7 +164,7 @@ class BrokerFailureEndToEndTest {
   // sequencer catches up. The first 200 is the duplicate's answer when the refused send had reached
   // a replica after all, or a new message's.
   private static Send retryUntilStored(ApiClient client, Send refused) {
-    long deadline = System.nanoTime() + SETTLED.toNanos() * 2;
+    long deadline = System.nanoTime() + SETTLED.toNanos() * 4; // the sequencer may restore its tasks first
     Send attempt;
     do {
       attempt = send(client, refused.conv(), refused.clientMsgId());

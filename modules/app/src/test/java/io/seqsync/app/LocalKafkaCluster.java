@@ -25,7 +25,9 @@ final class LocalKafkaCluster implements AutoCloseable {
   // Small heaps and the client compiler only: three brokers share two cores with the app.
   private static final List<String> NODE_JVM_OPTIONS =
       List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k");
-  private static final Duration START = Duration.ofSeconds(90);
+  // A restarted node catches up with the quorum's metadata first: 10-15 s here, and up to two
+  // minutes on a machine loaded far beyond its cores (seen in a chaos run at load 20).
+  private static final Duration START = Duration.ofSeconds(180);
 
   private final List<ChildJvm> nodes = new ArrayList<>();
   private final String bootstrapServers;

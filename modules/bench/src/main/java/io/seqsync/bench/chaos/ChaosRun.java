@@ -29,7 +29,8 @@ public final class ChaosRun {
       usage: ChaosRun --apps=URL,URL --bootstrap=HOST:PORT,... --jdbc-url=URL [--jdbc-user=postgres]
                       [--jdbc-password=] --secret-file=PATH --cluster=scripts/run-cluster [--partitions=6]
                       [--rate=100] [--conversations=50] [--settle-s=20] [--down-s=15] [--recover-s=30]
-                      [--faults=broker,leader,app,redis,postgres] [--in-a-row=true] [--redis=HOST:PORT]""";
+                      [--faults=broker,leader,app,redis,postgres] [--in-a-row=true] [--redis=HOST:PORT]
+                      [--drain-s=600]""";
   private static final long START = System.nanoTime();
 
   /** A fault's time span in ms since the run began: from its start to the next one's. */
@@ -40,7 +41,7 @@ public final class ChaosRun {
   public static void main(String[] args) throws Exception {
     Map<String, String> options = CliOptions.parseOrExit(args, given -> CliOptions.parse(given, Set.of("apps", "bootstrap",
         "jdbc-url", "jdbc-user", "jdbc-password", "secret-file", "cluster", "partitions", "rate", "conversations",
-        "settle-s", "down-s", "recover-s", "faults", "in-a-row", "redis")), USAGE);
+        "settle-s", "down-s", "recover-s", "faults", "in-a-row", "redis", "drain-s")), USAGE);
     List<String> apps = Arrays.asList(options.get("apps").split(","));
     String bootstrap = options.get("bootstrap");
     int partitions = Integer.parseInt(options.getOrDefault("partitions", "6"));
@@ -88,7 +89,9 @@ public final class ChaosRun {
         windows.add(new Window("all in a row", from, now()));
       }
       sender.stopNew();
-      long deadline = now() + TimeUnit.MINUTES.toMillis(3);
+      // Every acknowledged send is durably in Kafka: the checker waits until each has its 200 (the
+      // sequencer and the projector caught up with what the faults held back), or until --drain-s.
+      long deadline = now() + TimeUnit.SECONDS.toMillis(Long.parseLong(options.getOrDefault("drain-s", "600")));
       while (sender.unsettled() > 0 && now() < deadline) {
         Thread.sleep(500);
       }

@@ -19,15 +19,18 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A client sending at a steady rate, as API.md asks a client to: each message gets a clientMsgId,
- * and whatever is not answered 200 (a 503, a 202 whose seq is not known yet, a refused or cut
- * connection, no answer in time) is sent again with the same clientMsgId, to the next app
- * instance, every half second, until it is answered 200 with its seq. One conversation of every
+ * and whatever is not answered 200 is sent again with the same clientMsgId, to the next app
+ * instance, until it is answered 200 with its seq: after a 503, a refused or cut connection or no
+ * answer, after half a second, doubling up to 4 s; after a 202 (durably accepted, its seq not
+ * known yet) after 5 s, since asking sooner only adds duplicates for the sequencer to answer. One conversation of every
  * five sends is the busy one. Records each send: when it was first tried, when it was first
  * acknowledged (200, or 202: durably in Kafka) and with what seq, and how its first attempt went.
  */
 final class SteadySender implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final long RETRY_MILLIS = 500;
+  private static final long FIRST_RETRY_MILLIS = 500;
+  private static final long MAX_RETRY_MILLIS = 4_000;
+  private static final long ACCEPTED_RETRY_MILLIS = 5_000;
 
   /** One message and what became of it; times in ms since the run began, -1 while not yet. */
   static final class Send {
@@ -131,7 +134,9 @@ final class SteadySender implements AutoCloseable {
       if (send.attempts == 1) {
         send.firstAttemptFailed = true;
       }
-      timer.schedule(() -> attempt(send, (app + 1) % apps.size()), RETRY_MILLIS, TimeUnit.MILLISECONDS);
+      long pause = status == 202 ? ACCEPTED_RETRY_MILLIS
+          : Math.min(MAX_RETRY_MILLIS, FIRST_RETRY_MILLIS << Math.min(send.attempts - 1, 4));
+      timer.schedule(() -> attempt(send, (app + 1) % apps.size()), pause, TimeUnit.MILLISECONDS);
     });
   }
 
