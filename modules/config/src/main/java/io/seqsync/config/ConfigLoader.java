@@ -54,6 +54,7 @@ public final class ConfigLoader {
 
   private SeqsyncConfig build() {
     int partitions = integer("kafka.partitions", 6);
+    short replicationFactor = (short) integer("kafka.replication-factor", 1);
     int poolSize = integer("postgres.pool-size", 16);
     return new SeqsyncConfig(
         Path.of(string("data-dir", "data")).toAbsolutePath(),
@@ -63,7 +64,8 @@ public final class ConfigLoader {
             string("kafka.topic-prefix", "seqsync."),
             integer("kafka.command-partitions", partitions),
             integer("kafka.event-partitions", partitions),
-            (short) integer("kafka.replication-factor", 1),
+            replicationFactor,
+            (short) integer("kafka.min-insync-replicas", SeqsyncConfig.Kafka.majorityOf(replicationFactor)),
             integer("kafka.embedded-port", 9092)),
         new SeqsyncConfig.Postgres(
             optional("postgres.jdbc-url"), string("postgres.user", "postgres"), string("postgres.password", ""),

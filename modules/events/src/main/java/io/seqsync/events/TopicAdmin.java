@@ -50,6 +50,13 @@ public final class TopicAdmin {
           throw new IllegalStateException("topic " + topic.name() + " has " + actual
               + " partitions, the configuration says " + topic.partitions() + ": refusing to reorder conversations");
         }
+        // Replicas can be added to a topic later (kafka-reassign-partitions) without moving a
+        // conversation, so another count is worth a warning, not a refusal to start.
+        int replicas = described.get(topic.name()).partitions().get(0).replicas().size();
+        if (replicas != replicationFactor) {
+          log.warn("topic {} has {} replicas, the configuration says {} (kafka.replication-factor)",
+              topic.name(), replicas, replicationFactor);
+        }
       }
       awaitLeaders(admin, described.values().stream()
           .collect(Collectors.toMap(TopicDescription::name, topic -> topic.partitions().size())));

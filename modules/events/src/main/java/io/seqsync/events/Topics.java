@@ -6,6 +6,7 @@ import io.seqsync.events.model.Command;
 import io.seqsync.events.model.DeliveryReport;
 import io.seqsync.events.model.DuplicateCommand;
 import io.seqsync.events.model.Event;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.serialization.Serdes;
@@ -30,30 +31,41 @@ public final class Topics {
   private final Topic<String, DeliveryReport> telemetry;
   private final Topic<byte[], Announcement> announcements;
 
-  private Topics(String prefix, int partitions) {
+  private Topics(String prefix, int partitions, short minInsyncReplicas) {
+    Map<String, String> durability = Map.of("min.insync.replicas", String.valueOf(minInsyncReplicas));
     // Commands are consumed once by the sequencer; a week leaves room for an outage.
     commands = new Topic<>(prefix + "commands", partitions, Serdes.String(), EventSerdes.command(),
-        Map.of("retention.ms", WEEK_MS));
+        with(durability, "retention.ms", WEEK_MS));
     // The event log is the store of record: every projection is rebuilt from it, so it is kept forever.
     events = new Topic<>(prefix + "events", partitions, Serdes.String(), EventSerdes.event(),
-        Map.of("retention.ms", FOREVER, "retention.bytes", FOREVER));
+        with(durability, "retention.ms", FOREVER, "retention.bytes", FOREVER));
     // Replies only matter while an ingress waits for them.
     replies = new Topic<>(prefix + "replies", partitions, Serdes.String(), EventSerdes.duplicate(),
-        Map.of("retention.ms", DAY_MS));
+        with(durability, "retention.ms", DAY_MS));
     deadLetters = new Topic<>(prefix + "commands.dlq", 1, Serdes.ByteArray(), Serdes.ByteArray(),
-        Map.of("retention.ms", MONTH_MS));
+        with(durability, "retention.ms", MONTH_MS));
     // Delivery reports feed monthly figures reviewed each quarter (R24): a quarter can be replayed.
     telemetry = new Topic<>(prefix + "telemetry", partitions, Serdes.String(), EventSerdes.deliveryReport(),
-        Map.of("retention.ms", QUARTER_MS));
+        with(durability, "retention.ms", QUARTER_MS));
     // Announcements matter for the seconds an ingress waits for a reply. Nothing transactional writes
     // here, so a read_committed reader is never held behind an open transaction (the replies topic's
     // readers wait for the sequencer's commits).
     announcements = new Topic<>(prefix + "announcements", partitions, Serdes.ByteArray(), EventSerdes.announcement(),
-        Map.of("retention.ms", HOUR_MS));
+        with(durability, "retention.ms", HOUR_MS));
   }
 
   public static Topics from(SeqsyncConfig.Kafka kafka) {
-    return new Topics(kafka.topicPrefix(), kafka.commandPartitions());
+    return new Topics(kafka.topicPrefix(), kafka.commandPartitions(), kafka.minInsyncReplicas());
+  }
+
+  // A topic's own settings plus the durability every topic shares (min.insync.replicas: with
+  // acks=all a write is refused, not half-acknowledged, while fewer replicas are in sync).
+  private static Map<String, String> with(Map<String, String> durability, String... settings) {
+    Map<String, String> configs = new HashMap<>(durability);
+    for (int i = 0; i < settings.length; i += 2) {
+      configs.put(settings[i], settings[i + 1]);
+    }
+    return Map.copyOf(configs);
   }
 
   /** Client commands, keyed by convId. */

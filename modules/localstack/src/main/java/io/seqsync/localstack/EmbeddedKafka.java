@@ -49,13 +49,13 @@ public final class EmbeddedKafka implements AutoCloseable {
     String bootstrapServers = "127.0.0.1:" + FreePorts.orPick(port);
     Properties config = brokerConfig(logDir, bootstrapServers, "127.0.0.1:" + FreePorts.pick());
     if (!Files.exists(logDir.resolve("meta.properties"))) {
-      format(config);
+      format(config, Uuid.randomUuid().toString());
     }
     KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(config), Time.SYSTEM);
     EmbeddedKafka kafka = new EmbeddedKafka(server, bootstrapServers);
     try {
       server.startup();
-      kafka.awaitReady();
+      awaitReady(bootstrapServers);
     } catch (RuntimeException e) {
       kafka.close();
       throw e;
@@ -81,46 +81,14 @@ public final class EmbeddedKafka implements AutoCloseable {
   // address from this config every time; a dynamic quorum (format --standalone) would record it in
   // the metadata log and depend on the node re-announcing a changed one.
   private static Properties brokerConfig(Path logDir, String brokerAddress, String controllerAddress) {
-    Properties config = new Properties();
-    config.putAll(Map.ofEntries(
-        Map.entry("process.roles", "broker,controller"),
-        Map.entry("node.id", String.valueOf(NODE_ID)),
-        Map.entry("controller.quorum.voters", NODE_ID + "@" + controllerAddress),
-        Map.entry("listeners", "PLAINTEXT://" + brokerAddress + ",CONTROLLER://" + controllerAddress),
-        Map.entry("advertised.listeners", "PLAINTEXT://" + brokerAddress),
-        Map.entry("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"),
-        Map.entry("controller.listener.names", "CONTROLLER"),
-        Map.entry("inter.broker.listener.name", "PLAINTEXT"),
-        Map.entry("log.dirs", logDir.toString()),
-        // One node: every replication factor and min ISR is 1, internal topics included.
-        Map.entry("default.replication.factor", "1"),
-        Map.entry("min.insync.replicas", "1"),
-        Map.entry("offsets.topic.replication.factor", "1"),
-        Map.entry("transaction.state.log.replication.factor", "1"),
-        Map.entry("transaction.state.log.min.isr", "1"),
-        Map.entry("share.coordinator.state.topic.replication.factor", "1"),
-        Map.entry("share.coordinator.state.topic.min.isr", "1"),
-        // Fewer internal partitions than the default 50: the first consumer group and the first
-        // transaction create these topics, and a laptop does not need that parallelism.
-        Map.entry("offsets.topic.num.partitions", "8"),
-        Map.entry("transaction.state.log.num.partitions", "8"),
-        Map.entry("num.partitions", "1"),
-        // Topics are declared by the application (TopicAdmin); a typo must not create one.
-        Map.entry("auto.create.topics.enable", "false"),
-        Map.entry("group.initial.rebalance.delay.ms", "0"),
-        // Kafka's broker session (9 s) is kept, although after a kill -9 the restarted controller
-        // refuses the new broker's registration until the dead broker's session has expired, 9 s
-        // after its activation: at 4 s, heartbeats queued behind a controller overloaded on a busy
-        // 2-core machine (load 30-40) timed out, the broker was fenced and the sequencer's start
-        // failed (docs/design.md, "Restart").
-        Map.entry("log.segment.bytes", String.valueOf(16 * 1024 * 1024)),
-        Map.entry("num.network.threads", "2"),
-        Map.entry("num.io.threads", "4")));
-    return config;
+    // One node: every replication factor and min ISR is 1, internal topics included.
+    return KafkaNodeConfig.combined(NODE_ID, NODE_ID + "@" + controllerAddress, 1, logDir, brokerAddress,
+        controllerAddress);
   }
 
   // StorageTool.execute, not main: main ends with System.exit.
-  private static void format(Properties config) {
+  /** Formats the log directory of {@code config} for the cluster {@code clusterId} (every node of a cluster shares it). */
+  static void format(Properties config, String clusterId) {
     Path file = null;
     ByteArrayOutputStream output = new ByteArrayOutputStream();
     try {
@@ -128,7 +96,7 @@ public final class EmbeddedKafka implements AutoCloseable {
       try (OutputStream out = Files.newOutputStream(file)) {
         config.store(out, "seqsync embedded Kafka");
       }
-      String[] args = {"format", "--cluster-id", Uuid.randomUuid().toString(), "--config", file.toString()};
+      String[] args = {"format", "--cluster-id", clusterId, "--config", file.toString()};
       int exitCode;
       try (PrintStream printStream = new PrintStream(output, true, StandardCharsets.UTF_8)) {
         exitCode = StorageTool.execute(args, printStream);
@@ -146,7 +114,7 @@ public final class EmbeddedKafka implements AutoCloseable {
   }
 
   // startup() returns once the broker is unfenced; a client round trip proves it serves requests.
-  private void awaitReady() {
+  static void awaitReady(String bootstrapServers) {
     try (Admin admin = Admin.create(Map.of(
         AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
         AdminClientConfig.CLIENT_ID_CONFIG, "seqsync-embedded-kafka-probe"))) {

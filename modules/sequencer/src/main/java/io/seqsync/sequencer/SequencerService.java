@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.CloseOptions;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsException;
@@ -94,6 +95,7 @@ public final class SequencerService implements AutoCloseable {
     // just after a commit waited for the next command, or up to 100 ms, to be committed.
     props.put(StreamsConfig.POLL_MS_CONFIG, Math.min(settings.commitInterval().toMillis(), STREAMS_POLL_MS));
     props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.kafka().replicationFactor());
+    props.put(StreamsConfig.topicPrefix(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG), (int) config.kafka().minInsyncReplicas());
     // Transactional stores (KIP-892) keep a task's uncommitted writes in a buffer and write them to
     // RocksDB, with the changelog offset they reach, when the Kafka transaction commits. Without
     // them a task's RocksDB may hold writes of an aborted transaction, so under exactly-once Streams

@@ -1,0 +1,38 @@
+package io.seqsync.bench.chaos;
+
+import java.util.Locale;
+import redis.clients.jedis.Jedis;
+
+/**
+ * Redis's own counters, read before and after a steady spell: the CPU it spent (INFO cpu, user and
+ * system seconds) and the commands it ran (INFO stats, total_commands_processed), for a per-message
+ * cost that does not depend on the client's view.
+ */
+record RedisCost(double cpuSeconds, long commands) {
+  static RedisCost read(String hostAndPort) {
+    String[] parts = hostAndPort.split(":");
+    try (Jedis jedis = new Jedis(parts[0], Integer.parseInt(parts[1]))) {
+      return new RedisCost(field(jedis.info("cpu"), "used_cpu_user") + field(jedis.info("cpu"), "used_cpu_sys"),
+          (long) field(jedis.info("stats"), "total_commands_processed"));
+    }
+  }
+
+  /** What Redis spent between {@code before} and this reading, per stored message. */
+  String perMessage(RedisCost before, long messages, double seconds) {
+    double cpu = cpuSeconds - before.cpuSeconds;
+    long ran = commands - before.commands;
+    return String.format(Locale.ROOT, "Redis over %.0f s of steady sending: %,d messages stored, %.3f s of CPU"
+        + " (%.1f µs per message, %.1f %% of a core), %,d commands (%.1f per message, the apps' health probes included)",
+        seconds, messages, cpu, messages == 0 ? 0 : cpu * 1e6 / messages, cpu * 100 / seconds, ran,
+        messages == 0 ? 0 : (double) ran / messages);
+  }
+
+  private static double field(String info, String name) {
+    for (String line : info.split("\r?\n")) {
+      if (line.startsWith(name + ":")) {
+        return Double.parseDouble(line.substring(name.length() + 1).trim());
+      }
+    }
+    throw new IllegalStateException("Redis INFO has no " + name);
+  }
+}
