@@ -124,8 +124,10 @@ public final class ConsumerLoop<K, V, B> implements AutoCloseable {
     stopRequested.countDown();
     switch (thread.getState()) {
       case NEW -> {
-        closeConsumer();
-        stopped.complete(null);
+        if (!stopped.isDone()) { // else start() failed and closed it
+          closeConsumer();
+          stopped.complete(null);
+        }
       }
       case TERMINATED -> { } // stopped already, or failed for good
       default -> {
@@ -188,7 +190,7 @@ public final class ConsumerLoop<K, V, B> implements AutoCloseable {
   }
 
   private void seekToStored(Collection<TopicPartition> partitions) {
-    if (partitions.isEmpty()) {
+    if (partitions.isEmpty() || offsets == OffsetStore.NONE) {
       return;
     }
     Map<TopicPartition, Long> stored = offsets.read(consumer, partitions);

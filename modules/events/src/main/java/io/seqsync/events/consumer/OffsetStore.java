@@ -15,13 +15,15 @@ import org.apache.kafka.common.TopicPartition;
  * Called on the loop's thread only, with its consumer.
  */
 public interface OffsetStore {
-  /** Nothing stored: partitions are assigned by hand and positioned before the loop starts. */
+  /**
+   * Nothing stored: the loop leaves every position to the consumer (where the placement put it, or
+   * its {@code auto.offset.reset}), and a failed batch is not read again. For partitions assigned
+   * by hand and positioned before the loop starts.
+   */
   OffsetStore NONE = new OffsetStore() {
     @Override
     public Map<TopicPartition, Long> read(KafkaConsumer<?, ?> consumer, Collection<TopicPartition> partitions) {
-      Map<TopicPartition, Long> where = new HashMap<>();
-      partitions.forEach(partition -> where.put(partition, consumer.position(partition)));
-      return where;
+      throw new UnsupportedOperationException("nothing stored");
     }
 
     @Override
