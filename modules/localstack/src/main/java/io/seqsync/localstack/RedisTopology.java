@@ -10,38 +10,27 @@ import java.nio.file.Path;
 public enum RedisTopology {
   SINGLE, CLUSTER;
 
-  /** A running Redis: its {@code redis.uri}, stopped by {@link #close()}. */
-  public static final class Running implements AutoCloseable {
-    private final String uri;
-    private final AutoCloseable servers;
-    private final LocalRedisCluster cluster;
-
-    private Running(String uri, AutoCloseable servers, LocalRedisCluster cluster) {
-      this.uri = uri;
-      this.servers = servers;
-      this.cluster = cluster;
-    }
-
-    public String uri() {
-      return uri;
-    }
-
+  /**
+   * A running Redis: its {@code redis.uri}, its servers (stopped by {@link #close()}) and, for a
+   * cluster, the cluster (null for one redis-server).
+   */
+  public record Running(String uri, AutoCloseable servers, LocalRedisCluster cluster) implements AutoCloseable {
     /**
      * A master of the cluster that does not serve {@code key} crashes and comes back empty
      * ({@link LocalRedisCluster#restartMaster}); returns its index.
      */
     public int restartMasterNotHolding(String key) {
-      int master = (cluster().masterOf(key) + 1) % cluster().ports().size();
-      cluster().restartMaster(master);
+      int master = (requireCluster().masterOf(key) + 1) % cluster.ports().size();
+      cluster.restartMaster(master);
       return master;
     }
 
     /** Whether master {@code master} of the cluster serves {@code key}. */
     public boolean servedBy(int master, String key) {
-      return cluster().masterOf(key) == master;
+      return requireCluster().masterOf(key) == master;
     }
 
-    private LocalRedisCluster cluster() {
+    private LocalRedisCluster requireCluster() {
       if (cluster == null) {
         throw new UnsupportedOperationException("one redis-server has no masters");
       }
