@@ -46,11 +46,10 @@ class SequencerStateKeptTest extends BrokerTest {
 
   @Test
   void aKilledSequencerRestartsOnItsStateInsteadOfRestoringItsChangelogs() throws Exception {
-    Map<String, String> environment = Map.of(
-        "SEQSYNC_KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers(),
-        "SEQSYNC_KAFKA_PARTITIONS", "1",
-        "SEQSYNC_DATA_DIR", dir.resolve("kept").toString(),
-        "SEQSYNC_SEQUENCER_APPLICATION_ID", "state-kept-test");
+    // One partition: one task, whose stores pass Streams' checkpoint threshold.
+    Map<String, String> environment = new HashMap<>(Map.of("SEQSYNC_KAFKA_BOOTSTRAP_SERVERS",
+        kafka.bootstrapServers(), "SEQSYNC_KAFKA_PARTITIONS", "1", "SEQSYNC_DATA_DIR", dir.resolve("kept").toString()));
+    environment.put("SEQSYNC_SEQUENCER_APPLICATION_ID", "state-kept-test");
     Topics topics = Topics.from(ConfigLoader.load(environment, Optional.empty()).kafka());
     TopicAdmin.ensure(kafka.bootstrapServers(), topics, (short) 1);
     try (ChildJvm sequencer = new ChildJvm(SequencerService.class, environment, dir.resolve("kept.log"),

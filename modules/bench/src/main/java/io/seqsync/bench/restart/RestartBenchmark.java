@@ -122,25 +122,9 @@ public final class RestartBenchmark {
       AppProcess.pause(steadySeconds * 1000L);
       System.out.println("  run  restart        stop    start → first 200   start → all conversations   kill → first 200   load average");
       for (int run = 1; run <= runs; run++) {
-        // kill -9 under load, then start at once
-        app.kill();
-        long killed = System.nanoTime();
-        load.markFrom(killed);
-        app.start();
-        long started = System.nanoTime();
-        awaitAll(load);
-        report(run, "kill -9", 0, started, load, killed);
-        AppProcess.pause(steadySeconds * 1000L);
-        // the same stack stopped cleanly and started
-        long stopping = System.nanoTime();
-        app.stop();
-        long stopped = System.nanoTime();
-        load.markFrom(stopped);
-        app.start();
-        long cleanStart = System.nanoTime();
-        awaitAll(load);
-        report(run, "stop, start", stopped - stopping, cleanStart, load, stopped);
-        AppProcess.pause(steadySeconds * 1000L);
+        // kill -9 under load, then start at once; then the same stack stopped cleanly and started
+        restartMeasured(run, "kill -9", app::kill, app, load);
+        restartMeasured(run, "stop, start", app::stop, app, load);
       }
       load.close();
       List<String> problems = load.verify();
@@ -151,6 +135,19 @@ public final class RestartBenchmark {
     } finally {
       app.stop();
     }
+  }
+
+  // Stops the app as told, starts it at once and waits until every conversation is answered 200 again.
+  private void restartMeasured(int run, String restart, Runnable ending, AppProcess app, ConversationLoad load) {
+    long stopping = System.nanoTime();
+    ending.run();
+    long ended = System.nanoTime();
+    load.markFrom(ended);
+    app.start();
+    long started = System.nanoTime();
+    awaitAll(load);
+    report(run, restart, restart.startsWith("kill") ? 0 : ended - stopping, started, load, ended);
+    AppProcess.pause(steadySeconds * 1000L);
   }
 
   private void report(int run, String restart, long stopNanos, long started, ConversationLoad load, long down) {
