@@ -193,12 +193,12 @@ public final class IngressApp implements AutoCloseable {
       api.get("/health/ready", Route.open(health::ready));
       api.get("/metrics", Route.open(Endpoint.now(metricsEndpoint::metrics)));
       api.get("/ops/delivery", Route.open(Endpoint.now(delivery::figures)));
-      // The ops dashboard, operators only; its scripts and styles hold no data and serve the sign-in
-      // page too. The page and the session are a browser's (HTML, a form, a cookie): Javalin handlers.
-      config.routes.get("/ops/", opsAccess.page(dashboard::page));
-      config.routes.get("/ops/assets/{file}", dashboard::asset);
-      config.routes.post("/ops/session", opsAccess::signIn);
-      config.routes.delete("/ops/session", opsAccess::signOut);
+      // The ops dashboard, operators only (else the page is the sign-in page); its scripts and
+      // styles hold no data and serve the sign-in page too.
+      api.get("/ops/", Route.open(opsAccess.page(Endpoint.now(dashboard::page))));
+      api.get("/ops/assets/{file}", Route.open(Endpoint.now(dashboard::asset)));
+      api.post("/ops/session", Route.open(Endpoint.now(opsAccess::signIn)));
+      api.delete("/ops/session", Route.open(Endpoint.now(opsAccess::signOut)));
       api.get("/ops/api/live", Route.of(opsAccess, OpsAccess.api(Endpoint.now(dashboard::live))));
       api.get("/ops/api/delivery", Route.of(opsAccess, OpsAccess.api(Endpoint.now(dashboard::deliveryDays))));
       api.get("/ops/api/delivery/cases", Route.of(opsAccess, OpsAccess.api(Endpoint.now(dashboard::cases))));

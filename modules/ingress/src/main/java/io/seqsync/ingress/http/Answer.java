@@ -4,9 +4,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What an endpoint answers: a status and a body of a content type, with the headers that go
- * beside it (an error's {@code WWW-Authenticate} and {@code Retry-After}, a cache policy). Either
- * adapter writes it as it is; the body is rendered once, on the thread that produced the answer.
+ * What an endpoint answers: a status and a body of a content type (null: the server's default,
+ * for an answer without a body to speak of), with the headers that go beside it (an error's
+ * {@code WWW-Authenticate} and {@code Retry-After}, a cache policy, a cookie). Either adapter writes
+ * it as it is; the body is rendered once, on the thread that produced the answer.
  */
 public record Answer(int status, String contentType, byte[] body, Map<String, String> headers) {
   public static final String JSON = "application/json";

@@ -1,5 +1,7 @@
 package io.seqsync.ingress.http;
 
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
@@ -35,4 +37,19 @@ public interface ApiRequest {
 
   /** The whole body (within the server's request size limit). */
   byte[] body();
+
+  /** {@code http} or {@code https}, as the request came to this server. */
+  String scheme();
+
+  /** A field of a form ({@code application/x-www-form-urlencoded}) body, or null. */
+  default String formParam(String name) {
+    for (String pair : new String(body(), StandardCharsets.UTF_8).split("&")) {
+      int equals = pair.indexOf('=');
+      String key = URLDecoder.decode(equals < 0 ? pair : pair.substring(0, equals), StandardCharsets.UTF_8);
+      if (key.equals(name)) {
+        return equals < 0 ? "" : URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8);
+      }
+    }
+    return null;
+  }
 }

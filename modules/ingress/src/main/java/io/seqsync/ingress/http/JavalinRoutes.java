@@ -56,7 +56,10 @@ public final class JavalinRoutes {
       consumeBody(ctx);
     }
     answer.headers().forEach(ctx::header);
-    ctx.status(answer.status()).contentType(answer.contentType()).result(answer.body());
+    if (answer.contentType() != null) { // else Javalin's default
+      ctx.contentType(answer.contentType());
+    }
+    ctx.status(answer.status()).result(answer.body());
   }
 
   // An answer sent while the client is still writing its body (a request refused for its path,
@@ -110,6 +113,16 @@ public final class JavalinRoutes {
     @Override
     public byte[] body() {
       return ctx.bodyAsBytes();
+    }
+
+    @Override
+    public String scheme() {
+      return ctx.scheme();
+    }
+
+    @Override
+    public String formParam(String name) {
+      return ctx.formParam(name);
     }
   }
 }

@@ -264,6 +264,11 @@ public final class JettyFastPath extends Handler.Wrapper {
       return body;
     }
 
+    @Override
+    public String scheme() {
+      return request.getHttpURI().getScheme();
+    }
+
     void answer(Answer answer, boolean gzip) {
       int status = answer.status();
       try {

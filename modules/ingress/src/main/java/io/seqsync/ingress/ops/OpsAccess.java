@@ -1,14 +1,12 @@
 package io.seqsync.ingress.ops;
 
 import com.nimbusds.jwt.JWTParser;
-import io.javalin.http.Context;
-import io.javalin.http.Handler;
-import io.javalin.http.HttpStatus;
 import io.seqsync.ingress.auth.Authentication;
 import io.seqsync.ingress.auth.InvalidTokenException;
 import io.seqsync.ingress.auth.Operator;
 import io.seqsync.ingress.auth.TokenVerifier;
 import io.seqsync.ingress.http.Answer;
+import io.seqsync.ingress.http.Anyone;
 import io.seqsync.ingress.http.ApiException;
 import io.seqsync.ingress.http.ApiRequest;
 import io.seqsync.ingress.http.Authenticator;
@@ -20,6 +18,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.text.ParseException;
 import java.util.Date;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -64,42 +63,37 @@ public final class OpsAccess implements Authenticator<Operator> {
   }
 
   /** A page for operators only; others get the sign-in page with the error's status. */
-  public Handler page(Handler handler) {
-    return ctx -> {
+  public Endpoint<Anyone> page(Endpoint<Operator> page) {
+    return (anyone, request) -> {
+      Operator operator;
       try {
-        require(ctx);
+        operator = authenticate(request);
       } catch (ApiException e) {
-        signInPage(ctx, e);
-        return;
+        return CompletableFuture.completedFuture(signInPage(e));
       }
-      handler.handle(ctx);
+      return page.answer(operator, request);
     };
   }
 
   /** POST /ops/session (form field {@code token}): sets the cookie and goes to the dashboard. */
-  public void signIn(Context ctx) {
-    String token = Optional.ofNullable(ctx.formParam("token")).map(String::strip).orElse("");
+  public Answer signIn(Anyone caller, ApiRequest request) {
+    String token = Optional.ofNullable(request.formParam("token")).map(String::strip).orElse("");
     try {
       if (token.isEmpty()) {
         throw ApiException.unauthorized("missing_token", "paste an operator's token");
       }
       operator(token);
     } catch (ApiException e) {
-      signInPage(ctx, e);
-      return;
+      return signInPage(e);
     }
-    ctx.header("Set-Cookie", cookie(ctx, token, tokenLifetimeSeconds(token)));
-    ctx.redirect("/ops/", HttpStatus.SEE_OTHER);
+    // As Javalin's redirect answered: its default content type, and a word.
+    return new Answer(303, null, "Redirected".getBytes(StandardCharsets.UTF_8),
+        Map.of("Set-Cookie", cookie(request, token, tokenLifetimeSeconds(token)), "Location", "/ops/"));
   }
 
   /** DELETE /ops/session: forgets the cookie. */
-  public void signOut(Context ctx) {
-    ctx.header("Set-Cookie", cookie(ctx, "", 0));
-    ctx.status(204);
-  }
-
-  private void require(Context ctx) {
-    operator(token(ctx.header("Authorization"), ctx.cookie(COOKIE)));
+  public Answer signOut(Anyone caller, ApiRequest request) {
+    return new Answer(204, null, new byte[0], Map.of("Set-Cookie", cookie(request, "", 0)));
   }
 
   private static String token(String header, String cookie) {
@@ -115,14 +109,15 @@ public final class OpsAccess implements Authenticator<Operator> {
     }
   }
 
-  private void signInPage(Context ctx, ApiException error) {
-    ctx.status(error.status()).contentType("text/html; charset=utf-8").header("Cache-Control", "no-store")
-        .result(signInPage.replace("{{message}}", error.status() == 401 && error.code().equals("missing_token")
-            ? "" : escape(error.getMessage())));
+  private Answer signInPage(ApiException error) {
+    String page = signInPage.replace("{{message}}", error.status() == 401 && error.code().equals("missing_token")
+        ? "" : escape(error.getMessage()));
+    return new Answer(error.status(), "text/html; charset=utf-8", page.getBytes(StandardCharsets.UTF_8),
+        Map.of("Cache-Control", "no-store"));
   }
 
-  private static String cookie(Context ctx, String token, long maxAgeSeconds) {
-    boolean https = "https".equalsIgnoreCase(ctx.header("X-Forwarded-Proto")) || ctx.scheme().equals("https");
+  private static String cookie(ApiRequest request, String token, long maxAgeSeconds) {
+    boolean https = "https".equalsIgnoreCase(request.header("X-Forwarded-Proto")) || "https".equals(request.scheme());
     return COOKIE + "=" + token + "; Path=/ops; Max-Age=" + maxAgeSeconds + "; HttpOnly; SameSite=Strict"
         + (https ? "; Secure" : "");
   }
@@ -142,11 +137,17 @@ public final class OpsAccess implements Authenticator<Operator> {
   }
 
   static String resource(String path) {
+    byte[] bytes = bytes(path);
+    if (bytes == null) {
+      throw new IllegalStateException("missing resource " + path);
+    }
+    return new String(bytes, StandardCharsets.UTF_8);
+  }
+
+  /** A class path resource's bytes; null when there is none. */
+  static byte[] bytes(String path) {
     try (InputStream in = OpsAccess.class.getResourceAsStream(path)) {
-      if (in == null) {
-        throw new IllegalStateException("missing resource " + path);
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      return in == null ? null : in.readAllBytes();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

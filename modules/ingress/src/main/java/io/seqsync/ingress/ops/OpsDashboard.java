@@ -1,15 +1,16 @@
 package io.seqsync.ingress.ops;
 
-import io.javalin.http.Context;
 import io.seqsync.ingress.api.FetchRequest;
 import io.seqsync.ingress.api.Views;
 import io.seqsync.ingress.auth.Operator;
 import io.seqsync.ingress.http.Answer;
+import io.seqsync.ingress.http.Anyone;
 import io.seqsync.ingress.http.ApiException;
 import io.seqsync.ingress.http.ApiRequest;
 import io.seqsync.store.DeliveryCause;
 import io.seqsync.store.DeliveryQueries;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -52,7 +53,7 @@ public final class OpsDashboard {
   private final LiveFigures live;
   private final DeliveryQueries delivery;
   private final Clock clock;
-  private final String page = OpsAccess.resource("/ops/index.html");
+  private final byte[] page = OpsAccess.resource("/ops/index.html").getBytes(StandardCharsets.UTF_8);
   private final Map<Integer, Cached> deliveryByDays = new ConcurrentHashMap<>();
 
   public OpsDashboard(LiveFigures live, DeliveryQueries delivery, Clock clock) {
@@ -62,19 +63,19 @@ public final class OpsDashboard {
   }
 
   /** GET /ops/. */
-  public void page(Context ctx) {
-    ctx.header("Content-Security-Policy", SECURITY_POLICY).header("Cache-Control", "no-store")
-        .contentType("text/html; charset=utf-8").result(page);
+  public Answer page(Operator operator, ApiRequest request) {
+    return new Answer(200, "text/html; charset=utf-8", page,
+        Map.of("Content-Security-Policy", SECURITY_POLICY, "Cache-Control", "no-store"));
   }
 
   /** GET /ops/assets/{file}. */
-  public void asset(Context ctx) {
-    String[] asset = ASSETS.get(ctx.pathParam("file"));
-    InputStream content = asset == null ? null : OpsDashboard.class.getResourceAsStream(asset[0]);
+  public Answer asset(Anyone caller, ApiRequest request) {
+    String[] asset = ASSETS.get(request.pathParam("file"));
+    byte[] content = asset == null ? null : OpsAccess.bytes(asset[0]);
     if (content == null) {
       throw ApiException.notFound("not_found", "no such file of the dashboard");
     }
-    ctx.header("Cache-Control", "no-cache").contentType(asset[1]).result(content);
+    return new Answer(200, asset[1], content, Map.of("Cache-Control", "no-cache"));
   }
 
   /** GET /ops/api/live. */
