@@ -3,7 +3,7 @@ package io.seqsync.bench.chaos;
 import io.seqsync.bench.CliOptions;
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.events.Topics;
-import io.seqsync.ingress.Tokens;
+import io.seqsync.ingress.auth.Tokens;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
