@@ -23,7 +23,7 @@ final class Faults {
       new Fault("broker", "kill -9 Kafka node 3, restart it 15 s later"),
       new Fault("leader", "kill -9 the Kafka node leading the busy conversation's commands partition, restart it 15 s later"),
       new Fault("app", "kill -9 app instance 1, restart it 15 s later"),
-      new Fault("redis", "kill -9 the apps' Redis (its supervisor starts it again)"),
+      new Fault("redis", "kill -9 the apps' Redis: a master of the Redis Cluster, restarted 15 s later (or the one embedded Redis, which its supervisor starts again)"),
       new Fault("postgres", "SIGSTOP every PostgreSQL process for 10 s, then SIGCONT"));
 
   private final Path cluster;
@@ -46,7 +46,13 @@ final class Faults {
       case "broker" -> killAndRestart("kafka-3");
       case "leader" -> killAndRestart("kafka-" + busyLeader());
       case "app" -> killAndRestart("app-1");
-      case "redis" -> cluster("kill", "redis");
+      case "redis" -> {
+        if (cluster("app-redis").contains(",")) {
+          killAndRestart("redis-1");
+        } else {
+          cluster("kill", "redis");
+        }
+      }
       case "postgres" -> stall(Long.parseLong(cluster("pid", "postgres").trim()), 10);
       default -> throw new IllegalArgumentException("no fault " + fault.name());
     }

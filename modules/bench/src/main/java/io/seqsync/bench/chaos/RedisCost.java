@@ -9,12 +9,17 @@ import redis.clients.jedis.Jedis;
  * cost that does not depend on the client's view.
  */
 record RedisCost(double cpuSeconds, long commands) {
-  static RedisCost read(String hostAndPort) {
-    String[] parts = hostAndPort.split(":");
-    try (Jedis jedis = new Jedis(parts[0], Integer.parseInt(parts[1]))) {
-      return new RedisCost(field(jedis.info("cpu"), "used_cpu_user") + field(jedis.info("cpu"), "used_cpu_sys"),
-          (long) field(jedis.info("stats"), "total_commands_processed"));
+  /** The sum over {@code nodes}, HOST:PORT separated by commas (every master of a Redis Cluster). */
+  static RedisCost read(String nodes) {
+    RedisCost sum = new RedisCost(0, 0);
+    for (String node : nodes.split(",")) {
+      String[] parts = node.trim().split(":");
+      try (Jedis jedis = new Jedis(parts[0], Integer.parseInt(parts[1]))) {
+        sum = new RedisCost(sum.cpuSeconds + field(jedis.info("cpu"), "used_cpu_user") + field(jedis.info("cpu"), "used_cpu_sys"),
+            sum.commands + (long) field(jedis.info("stats"), "total_commands_processed"));
+      }
     }
+    return sum;
   }
 
   /** What Redis spent between {@code before} and this reading, per stored message. */
