@@ -26,7 +26,7 @@ export async function freePort() {
 }
 
 /**
- * One app: `start()` launches it and waits until /health answers, `stop()` ends it as an operator
+ * One app: `start()` launches it and waits until it has started and /health answers, `stop()` ends it as an operator
  * would (SIGTERM, then waits), `kill()` is kill -9 (its embedded PostgreSQL and Redis stay up until
  * the next start on the same directory stops them), `restart()` starts it again on the same data.
  * `env` adds or overrides SEQSYNC_* variables.
@@ -66,6 +66,14 @@ export class App {
       { cwd: this.dataDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.pipe(log);
     child.stderr.pipe(log);
+    // /health answers once the ingress listens, which may be before the sequencer has joined its
+    // group and restored; the app logs "seqsync is up" once all of it runs.
+    this.up = false;
+    let tail = '';
+    child.stdout.on('data', (chunk) => {
+      tail = (tail + chunk).slice(-4096);
+      if (tail.includes('seqsync is up')) this.up = true;
+    });
     this.exited = new Promise((resolveExit) => child.once('exit', (code, signal) => resolveExit({ code, signal })));
     this.process = child;
     const deadline = Date.now() + START_BUDGET_MS;
@@ -73,7 +81,7 @@ export class App {
       if (child.exitCode !== null || child.signalCode !== null) {
         throw new Error(`${this.name} exited during start (${child.exitCode ?? child.signalCode}); see ${log.path}`);
       }
-      if (await this.healthy()) return this;
+      if (this.up && await this.healthy()) return this;
       await sleep(250);
     }
     await this.kill();

@@ -10,6 +10,7 @@ import io.seqsync.sequencer.SequencerService;
 import io.seqsync.store.Database;
 import io.seqsync.store.ProjectionLag;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The health probes of what the app runs beyond the ingress's own Kafka and PostgreSQL checks:
@@ -22,7 +23,7 @@ final class HealthProbes implements AutoCloseable {
   private final List<HealthProbe> probes;
 
   HealthProbes(SeqsyncConfig config, String bootstrapServers, Topics topics, RedisHealth redis,
-      SequencerService sequencer, Projector projector, DeliveryProjector delivery, Database database) {
+      CompletableFuture<SequencerService> sequencer, Projector projector, DeliveryProjector delivery, Database database) {
     this.groups = new ConsumerGroups(bootstrapServers);
     this.lag = new ProjectionLag(bootstrapServers, topics.events().name(), database.jdbi());
     this.probes = List.of(new RedisProbe(redis),

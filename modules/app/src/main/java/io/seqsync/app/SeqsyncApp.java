@@ -43,6 +43,7 @@ import io.seqsync.store.MessageQueries;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
@@ -85,19 +86,19 @@ public final class SeqsyncApp implements AutoCloseable {
     SeqsyncConfig config = InstanceId.applied(configured);
     String kafka = endpoints.kafkaBootstrapServers();
     Topics topics = Topics.from(config.kafka());
-    // PostgreSQL's pool and migrations do not wait for Kafka: they run while the sequencer joins its
-    // group and restores (seconds each after a crash, docs/design.md, "Restart").
+    // Nothing else waits for the sequencer's start (Streams' clients, its stores opened, the group
+    // joined, the changelogs' tail restored: seconds after a crash, docs/design.md, "Restart"):
+    // PostgreSQL's pool and migrations, the projectors and the ingress start meanwhile, and a send
+    // taken before it runs waits in the commands topic.
     CompletableFuture<Database> opening = CompletableFuture.supplyAsync(() -> Database.open(
         endpoints.postgresJdbcUrl(), endpoints.postgresUser(), endpoints.postgresPassword(), config.postgres().poolSize()));
-    SequencerService sequencer;
-    try {
-      sequencer = own(SequencerService.start(kafka, config));
-    } catch (RuntimeException e) {
-      opening.thenAccept(Database::close);
-      throw e;
-    }
-    phases.done("sequencer");
-    Database database = own(joined(opening));
+    own(() -> closeStarted(opening));
+    SequencerService.ensureTopics(kafka, config);
+    phases.done("topics");
+    CompletableFuture<SequencerService> sequencing = CompletableFuture.supplyAsync(
+        () -> SequencerService.launch(kafka, config), runnable -> new Thread(runnable, "seqsync-sequencer-start").start());
+    own(() -> closeStarted(sequencing));
+    Database database = joined(opening);
     phases.done("database");
     RedisEndpoint redisEndpoint = RedisEndpoint.parse(endpoints.redisUri());
     UnifiedJedis redis = own(RedisClients.connect(redisEndpoint));
@@ -119,7 +120,7 @@ public final class SeqsyncApp implements AutoCloseable {
         database, new DeliveryLedger(config.delivery().renderTarget()), config.projector(), registry));
     delivery.start();
     phases.done("projectors");
-    HealthProbes health = own(new HealthProbes(config, kafka, topics, redisHealth, sequencer, projector, delivery, database));
+    HealthProbes health = own(new HealthProbes(config, kafka, topics, redisHealth, sequencing, projector, delivery, database));
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()));
     ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), topics.announcements().name()));
     PushHub pushes = own(new PushHub(registry).subscribe(redisEndpoint));
@@ -138,7 +139,20 @@ public final class SeqsyncApp implements AutoCloseable {
         stores, pushes, new Identity(bearerTokens, devSignIn), new Observability(registry, monitor, health.probes())));
     ingress.start();
     phases.done("ingress");
+    joined(sequencing).awaitRunning();
+    phases.done("sequencer");
     log.info("started as instance {} in {} ms ({})", config.instanceId().orElseThrow(), phases.totalMillis(), phases);
+  }
+
+  // Waits for a start still under way; one that failed left nothing to stop.
+  private static void closeStarted(CompletableFuture<? extends AutoCloseable> starting) throws Exception {
+    AutoCloseable started;
+    try {
+      started = starting.join();
+    } catch (CompletionException | CancellationException failed) {
+      return;
+    }
+    started.close();
   }
 
   private static <T> T joined(CompletableFuture<T> future) {

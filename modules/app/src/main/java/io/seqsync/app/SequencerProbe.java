@@ -6,6 +6,7 @@ import io.seqsync.sequencer.SequencerService;
 import io.seqsync.sequencer.SequencerStatus;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.streams.KafkaStreams;
 
 /**
@@ -15,11 +16,12 @@ import org.apache.kafka.streams.KafkaStreams;
  * down); degraded while it rebalances or restores (sends wait) or the group is not Stable.
  */
 final class SequencerProbe implements HealthProbe {
-  private final SequencerService sequencer;
+  private final CompletableFuture<SequencerService> sequencer;
   private final String applicationId;
   private final ConsumerGroups groups;
 
-  SequencerProbe(SequencerService sequencer, String applicationId, ConsumerGroups groups) {
+  /** {@code sequencer}: its start, under way while the ingress already answers. */
+  SequencerProbe(CompletableFuture<SequencerService> sequencer, String applicationId, ConsumerGroups groups) {
     this.sequencer = sequencer;
     this.applicationId = applicationId;
     this.groups = groups;
@@ -37,7 +39,14 @@ final class SequencerProbe implements HealthProbe {
 
   @Override
   public DependencyState check() {
-    SequencerStatus status = sequencer.status();
+    if (!sequencer.isDone()) {
+      return DependencyState.degraded("starting: Kafka Streams is being created; sends wait until it runs", Map.of());
+    }
+    if (sequencer.isCompletedExceptionally()) {
+      return DependencyState.failed("Kafka Streams could not be started: this instance sequences nothing until it is restarted",
+          Map.of());
+    }
+    SequencerStatus status = sequencer.join().status();
     Map<String, Object> detail = new LinkedHashMap<>();
     detail.put("streams", status.state().name());
     detail.put("threads", status.threads());

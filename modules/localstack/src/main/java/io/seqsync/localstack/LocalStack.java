@@ -64,15 +64,21 @@ public final class LocalStack implements EmbeddedServers.Running {
       CompletableFuture<EmbeddedKafka> kafka = startUnless(config.kafka().bootstrapServers(), "Kafka",
           dataDir.resolve("kafka"), dir -> EmbeddedKafka.start(dir, config.kafka().embeddedPort()),
           EmbeddedKafka::bootstrapServers, executor);
+      // Servers left running by a killed seqsync are stopped first, both at once (a signal forks
+      // nothing; each takes a second or two to shut down); safe: this stack holds the directory's lock.
+      CompletableFuture<Void> postgresLeftover = stopLeftoverUnless(config.postgres().jdbcUrl(),
+          () -> LocalPostgres.stopLeftover(dataDir.resolve("postgres")));
+      CompletableFuture<Void> redisLeftover = stopLeftoverUnless(config.redis().uri(),
+          () -> LocalRedis.stopLeftover(dataDir.resolve("redis")));
       CompletableFuture<LocalPostgres> postgres = startUnless(config.postgres().jdbcUrl(), "PostgreSQL",
           dataDir.resolve("postgres"), dir -> {
-            LocalPostgres.stopLeftover(dir); // safe: this stack holds the directory's lock
+            postgresLeftover.join();
             return LocalPostgres.start(dir, config.postgres().embeddedPort());
           },
           LocalPostgres::jdbcUrl, childProcesses);
       CompletableFuture<LocalRedis> redis = startUnless(config.redis().uri(), "Redis",
           dataDir.resolve("redis"), dir -> {
-            LocalRedis.stopLeftover(dir); // safe: this stack holds the directory's lock
+            redisLeftover.join();
             return LocalRedis.start(dir, config.redis().embeddedPort());
           },
           LocalRedis::uri, childProcesses);
@@ -142,6 +148,10 @@ public final class LocalStack implements EmbeddedServers.Running {
   @Override
   public void close() {
     closeAll(started);
+  }
+
+  private static CompletableFuture<Void> stopLeftoverUnless(Optional<String> external, Runnable stop) {
+    return external.isPresent() ? CompletableFuture.completedFuture(null) : CompletableFuture.runAsync(stop);
   }
 
   // A null result stands for "external, nothing started".

@@ -18,6 +18,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
@@ -87,6 +88,35 @@ class EmbeddedKafkaTest {
 
     try (EmbeddedKafka second = EmbeddedKafka.start(dir, 0)) {
       assertThat(readAll(second, topic, 1, "read_committed")).containsExactly("before-restart");
+    }
+  }
+
+  // After a kill the restarted controller refuses the new broker until the dead one's session ends
+  // (docs/design.md, "Restart"): the run after a kill has a short session, the next clean start Kafka's.
+  @Test
+  void aBrokerRestartedAfterAKillHasAShortSessionUntilItsNextCleanStart(@TempDir Path dir) throws Exception {
+    int port = FreePorts.pick();
+    List<String> settings = List.of("data-dir=" + dir.resolve("data"), "kafka.embedded-port=" + port,
+        "postgres.jdbc-url=jdbc:postgresql://127.0.0.1:1/never", "redis.uri=redis://127.0.0.1:1"); // never contacted
+    try (ChildJvm child = new ChildJvm(LocalStackProcess.class, List.of("-Xmx384m"), settings, Map.of(),
+        dir.resolve("child.log"), "local stack up")) {
+      child.start(Duration.ofSeconds(90));
+      child.kill(); // SIGKILL: the broker's registration stays unfenced in the metadata log
+    }
+    Path logDir = dir.resolve("data/kafka");
+    try (EmbeddedKafka afterKill = EmbeddedKafka.start(logDir, port)) {
+      assertThat(brokerSetting(afterKill, "broker.session.timeout.ms")).isEqualTo("2000");
+      createTopic(afterKill, 1); // throws unless the restarted broker registered and serves
+    }
+    try (EmbeddedKafka afterCleanStop = EmbeddedKafka.start(logDir, port)) {
+      assertThat(brokerSetting(afterCleanStop, "broker.session.timeout.ms")).isEqualTo("9000");
+    }
+  }
+
+  private static String brokerSetting(EmbeddedKafka kafka, String name) throws Exception {
+    ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, "1");
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+      return admin.describeConfigs(List.of(broker)).all().get().get(broker).get(name).value();
     }
   }
 

@@ -32,19 +32,51 @@ public final class SequencerService implements AutoCloseable {
   private static final long STREAMS_POLL_MS = 100;
   private static final int PRODUCER_RETRY_BACKOFF_MS = 10;
 
+  // Joining the group and restoring the stores; minutes only when a wiped store restores a long changelog.
+  private static final Duration START_TIMEOUT = Duration.ofMinutes(2);
+
   private final KafkaStreams streams;
   private final RestoreProgress restores;
+  private final String bootstrapServers;
+  private final SeqsyncConfig config;
+  private final long launched = System.nanoTime();
 
-  private SequencerService(KafkaStreams streams, RestoreProgress restores) {
+  private SequencerService(KafkaStreams streams, RestoreProgress restores, String bootstrapServers, SeqsyncConfig config) {
     this.streams = streams;
     this.restores = restores;
+    this.bootstrapServers = bootstrapServers;
+    this.config = config;
   }
 
   /** Creates the topics if needed and starts the sequencer; returns once it is running. */
   public static SequencerService start(String bootstrapServers, SeqsyncConfig config) {
-    Topics topics = Topics.from(config.kafka());
-    Set<String> existing = TopicAdmin.ensure(bootstrapServers, topics, config.kafka().replicationFactor());
+    ensureTopics(bootstrapServers, config);
+    SequencerService service = launch(bootstrapServers, config);
+    try {
+      service.awaitRunning(START_TIMEOUT);
+    } catch (RuntimeException e) {
+      service.close();
+      throw e;
+    }
+    return service;
+  }
+
+  /**
+   * Creates seqsync's topics where missing (and refuses a cluster holding an earlier sequencer state
+   * layout): before {@link #launch} and before anything else reads them.
+   */
+  public static void ensureTopics(String bootstrapServers, SeqsyncConfig config) {
+    Set<String> existing = TopicAdmin.ensure(bootstrapServers, Topics.from(config.kafka()), config.kafka().replicationFactor());
     refuseEarlierStateLayout(existing, config.sequencer().applicationId());
+  }
+
+  /**
+   * Starts the sequencer's stream threads on existing topics ({@link #ensureTopics}) without
+   * waiting for them to join the group and restore; {@link #awaitRunning} waits for that. Takes a
+   * second or two itself (Streams' clients; its start opens every task's stores).
+   */
+  public static SequencerService launch(String bootstrapServers, SeqsyncConfig config) {
+    Topics topics = Topics.from(config.kafka());
     KafkaStreams streams = new KafkaStreams(
         SequencerTopology.build(topics, config.sequencer()), streamsProperties(bootstrapServers, config));
     // An exception escaping the processor is a bug or a broken store; continuing would skip or
@@ -55,13 +87,8 @@ public final class SequencerService implements AutoCloseable {
     });
     RestoreProgress restores = new RestoreProgress();
     streams.setGlobalStateRestoreListener(restores);
-    long began = System.nanoTime();
+    SequencerService service = new SequencerService(streams, restores, bootstrapServers, config);
     streams.start();
-    SequencerService service = new SequencerService(streams, restores);
-    service.awaitRunning(Duration.ofMinutes(2));
-    log.info("sequencer running: application.id={} on {}, instance {}, in {} ms, {} changelog records restored",
-        config.sequencer().applicationId(), bootstrapServers, config.instanceId().orElse("(dynamic member)"),
-        (System.nanoTime() - began) / 1_000_000, restores.restored());
     return service;
   }
 
@@ -150,7 +177,8 @@ public final class SequencerService implements AutoCloseable {
     }
   }
 
-  private void awaitRunning(Duration timeout) {
+  /** Returns once the stream threads run (joined, stores restored); throws after {@code timeout} or on a failure. */
+  public void awaitRunning(Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (streams.state() != KafkaStreams.State.RUNNING) {
       if (streams.state() == KafkaStreams.State.ERROR || streams.state() == KafkaStreams.State.NOT_RUNNING
@@ -159,6 +187,14 @@ public final class SequencerService implements AutoCloseable {
       }
       sleep(50);
     }
+    log.info("sequencer running: application.id={} on {}, instance {}, in {} ms, {} changelog records restored",
+        config.sequencer().applicationId(), bootstrapServers, config.instanceId().orElse("(dynamic member)"),
+        (System.nanoTime() - launched) / 1_000_000, restores.restored());
+  }
+
+  /** {@link #awaitRunning(Duration)} with the start's time-out. */
+  public void awaitRunning() {
+    awaitRunning(START_TIMEOUT);
   }
 
   /**

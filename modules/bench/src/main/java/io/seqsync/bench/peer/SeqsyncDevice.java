@@ -10,8 +10,10 @@ import java.time.Duration;
 import java.util.BitSet;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A seqsync client device as API.md describes it: a {@code /v1/stream} WebSocket whose pushes it
@@ -32,6 +34,18 @@ final class SeqsyncDevice implements WebSocket.Listener, AutoCloseable {
   private final ExecutorService reconnector = Executors.newSingleThreadExecutor(BenchSupport.daemonThreads("bench-reconnect-"));
   private final ExecutorService gapFetchers;
   private final StringBuilder partial = new StringBuilder();
+  // Liveness as the library's connection has it (clients/js, connection.js), in seconds not tens:
+  // a ping once the socket was quiet this long, and a socket that answers nothing after it is dead.
+  private static final long QUIET_NANOS = TimeUnit.SECONDS.toNanos(2);
+  private static final long PONG_NANOS = TimeUnit.SECONDS.toNanos(3);
+  private final ScheduledExecutorService watchdog =
+      Executors.newSingleThreadScheduledExecutor(BenchSupport.daemonThreads("bench-watchdog-"));
+  private volatile long lastFrame = System.nanoTime();
+  private volatile long pingSent;
+  private final AtomicInteger deadSockets = new AtomicInteger();
+  private final AtomicInteger handshakes = new AtomicInteger();
+  private final AtomicInteger pagesFailed = new AtomicInteger();
+  private volatile String lastFailure;
   private volatile boolean closed;
   private volatile WebSocket socket;
 
@@ -52,19 +66,18 @@ final class SeqsyncDevice implements WebSocket.Listener, AutoCloseable {
   static SeqsyncDevice connect(SeqsyncPeer peer, Peer.Receiver receiver, RawHttpClient http) {
     SeqsyncDevice device = new SeqsyncDevice(peer, receiver, http, peer.conversations(), peer.fetchers());
     device.open();
+    device.watchdog.scheduleWithFixedDelay(device::checkAlive, 1, 1, TimeUnit.SECONDS);
     return device;
   }
 
   private void open() {
-    WebSocket current = socket;
-    if (current != null && !current.isInputClosed()) {
-      return; // both onError and onClose asked: one socket is enough
-    }
+    lastFrame = System.nanoTime(); // the watchdog leaves a socket being opened alone
     while (!closed) {
       try {
         socket = wsClient.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5))
             .buildAsync(URI.create("ws://127.0.0.1:" + peer.port() + "/v1/stream?access_token=" + auth.substring(7)), this)
             .get(10, TimeUnit.SECONDS);
+        lastFrame = System.nanoTime();
         return;
       } catch (Exception e) {
         BenchSupport.sleep(500);
@@ -72,9 +85,28 @@ final class SeqsyncDevice implements WebSocket.Listener, AutoCloseable {
     }
   }
 
+  // A server that drops the device for not keeping up ends the connection without a close frame;
+  // seen here, the JDK's client then told the listener nothing, and the device waited for good.
+  private void checkAlive() {
+    WebSocket current = socket;
+    long now = System.nanoTime();
+    if (current == null || closed || now - lastFrame < QUIET_NANOS) {
+      return;
+    }
+    if (pingSent < lastFrame) {
+      pingSent = now;
+      current.sendText("{\"type\":\"ping\"}", true);
+    } else if (now - pingSent > PONG_NANOS) {
+      deadSockets.incrementAndGet();
+      current.abort();
+      reconnect(current);
+    }
+  }
+
   @Override
   public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
     long now = System.nanoTime();
+    lastFrame = now;
     partial.append(data);
     if (last) {
       try {
@@ -82,6 +114,7 @@ final class SeqsyncDevice implements WebSocket.Listener, AutoCloseable {
         switch (frame.path("type").asText()) {
           case "message" -> hold(frame.path("message"), now);
           case "sync" -> {
+            handshakes.incrementAndGet();
             frame.path("conversations").forEach(conversation -> gapFetchers.execute(() -> fetchGap(conversation)));
           }
           default -> { }
@@ -107,24 +140,35 @@ final class SeqsyncDevice implements WebSocket.Listener, AutoCloseable {
 
   private void fetchGap(JsonNode conversation) {
     String convId = conversation.path("convId").asText();
+    long latestSeq = conversation.path("latestSeq").asLong();
     int k = SeqsyncPeer.sender(convId);
-    long missing;
-    synchronized (held[k]) {
-      missing = held[k].nextClearBit(1);
-    }
-    // A page refused (503 while the server catches up, a dropped connection) is asked for again, a few
-    // times, as a client would; after that the next handshake asks again.
-    for (int attempt = 0; missing <= conversation.path("latestSeq").asLong() && attempt < 5 && !closed; attempt++) {
+    // A page refused (503 while the server catches up, a dropped connection) is asked for again, as
+    // a client would, half a second later and then less often, until the gap the handshake named is
+    // filled: the stream may stay up for good, so no later handshake would name it again.
+    for (long backoff = 500; !closed; backoff = Math.min(backoff * 2, 5_000)) {
+      long missing;
+      synchronized (held[k]) {
+        missing = held[k].nextClearBit(1);
+      }
+      if (missing > latestSeq) {
+        return;
+      }
       try {
         fetchAfter(http, auth, convId, missing - 1, this);
         return;
       } catch (Exception e) {
-        BenchSupport.sleep(500);
-        synchronized (held[k]) {
-          missing = held[k].nextClearBit(1);
-        }
+        pagesFailed.incrementAndGet();
+        lastFailure = e.getMessage();
+        BenchSupport.sleep(backoff);
       }
     }
+  }
+
+  /** Handshakes, pages refused or failed, the last failure: for the progress lines. */
+  String state() {
+    return String.format("device: %d handshakes, %d dead sockets given up, %d pages failed%s", handshakes.get(),
+        deadSockets.get(), pagesFailed.get(),
+        lastFailure == null ? "" : " (last: " + lastFailure + ")");
   }
 
   /** Pages {@code convId} from after {@code seq} to its end, recording each message (into {@code device} too, if any). */
@@ -154,19 +198,24 @@ final class SeqsyncDevice implements WebSocket.Listener, AutoCloseable {
 
   @Override
   public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
-    reconnect();
+    reconnect(webSocket);
     return null;
   }
 
   @Override
   public void onError(WebSocket webSocket, Throwable error) {
-    reconnect();
+    reconnect(webSocket);
   }
 
-  private void reconnect() {
+  // Once per socket that ended, whichever of onClose, onError and the watchdog told (or all of them).
+  private void reconnect(WebSocket ended) {
     if (!closed) {
-      partial.setLength(0);
-      reconnector.execute(this::open);
+      reconnector.execute(() -> {
+        if (socket == ended) {
+          partial.setLength(0);
+          open();
+        }
+      });
     }
   }
 
@@ -177,6 +226,7 @@ final class SeqsyncDevice implements WebSocket.Listener, AutoCloseable {
     if (current != null) {
       current.abort();
     }
+    watchdog.shutdownNow();
     reconnector.shutdownNow();
     gapFetchers.shutdownNow();
   }

@@ -41,6 +41,7 @@ final class SeqsyncPeer implements Peer {
   private final ServerCpu cpu;
   private final PeerDatabase database;
   private volatile Process process;
+  private volatile SeqsyncDevice device;
 
   SeqsyncPeer(PeerOptions options) {
     this.options = options;
@@ -164,7 +165,14 @@ final class SeqsyncPeer implements Peer {
 
   @Override
   public AutoCloseable online(Receiver receiver) throws Exception {
-    return SeqsyncDevice.connect(this, receiver, http);
+    device = SeqsyncDevice.connect(this, receiver, http);
+    return device;
+  }
+
+  @Override
+  public String clientState() {
+    SeqsyncDevice current = device;
+    return current == null ? "" : current.state();
   }
 
   @Override
