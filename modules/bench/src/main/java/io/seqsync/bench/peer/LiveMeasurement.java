@@ -150,10 +150,13 @@ final class LiveMeasurement {
       int delivered = deliveries.arrivedBetween(window[0], window[1]);
       double seconds = (window[1] - window[0]) / 1e9;
       int measured = deliveries.total - warmup;
+      // A counted process that ended inside the window takes its CPU with it (ServerCpu): seen at
+      // 5,000/s as a negative total, which says nothing of the rate, so none is given.
+      double cpuSeconds = cpu[1] - cpu[0];
       return new Row(peer.name(), rate, delivered / seconds, measured,
           measured - deliveries.receivedCount(warmup, deliveries.total), rejected.get(), deliveries.duplicates(),
           deliveries.outOfOrder(), deliveries.latencies(warmup, deliveries.total),
-          delivered == 0 ? Double.NaN : (cpu[1] - cpu[0]) * 1000 / delivered, drained);
+          delivered == 0 || cpuSeconds < 0 ? Double.NaN : cpuSeconds * 1000 / delivered, drained);
     } finally {
       deliveries.close();
     }
