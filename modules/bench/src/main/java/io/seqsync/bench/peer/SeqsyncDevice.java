@@ -66,7 +66,13 @@ final class SeqsyncDevice implements WebSocket.Listener, AutoCloseable {
   static SeqsyncDevice connect(SeqsyncPeer peer, Peer.Receiver receiver, RawHttpClient http) {
     SeqsyncDevice device = new SeqsyncDevice(peer, receiver, http, peer.conversations(), peer.fetchers());
     device.open();
-    device.watchdog.scheduleWithFixedDelay(device::checkAlive, 1, 1, TimeUnit.SECONDS);
+    device.watchdog.scheduleWithFixedDelay(() -> {
+      try {
+        device.checkAlive();
+      } catch (RuntimeException e) { // one escaping would end the schedule for good
+        device.lastFailure = "watchdog: " + e;
+      }
+    }, 1, 1, TimeUnit.SECONDS);
     return device;
   }
 
