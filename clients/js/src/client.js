@@ -312,11 +312,8 @@ export class SeqsyncClient extends Emitter {
    */
   synced(entries) {
     for (const entry of entries) {
-      const conv = this.conversation(entry.convId);
-      applySyncEntry(conv, entry);
-      conv.listed = true;
+      const conv = this.catchUp(entry);
       if (conv.base > entry.deviceCursor && !conv.ahead()) this.reporter.resend(conv); // a lost ack (R14)
-      if (conv.missing() || !conv.anchored || conv.ahead()) this.puller.pull(conv, 'catchup');
     }
     this.connection.live();
     this.outbox.retryAll();
@@ -324,10 +321,32 @@ export class SeqsyncClient extends Emitter {
     if (entries.length > 0) this.listChanged();
   }
 
+  /**
+   * One handshake entry applied; what it shows missing is pulled.
+   * @private
+   * @param {any} entry
+   */
+  catchUp(entry) {
+    const conv = this.conversation(entry.convId);
+    applySyncEntry(conv, entry);
+    conv.listed = true;
+    if (conv.missing() || !conv.anchored || conv.ahead()) this.puller.pull(conv, 'catchup');
+    return conv;
+  }
+
   /** @private @param {any} frame */
   frame(frame) {
     if (frame.type === 'sync') {
-      if (this.handshakeMode === 'stream') this.synced(frame.conversations ?? []);
+      const entries = frame.conversations ?? [];
+      if (this.handshakeMode === 'stream') {
+        this.synced(entries);
+        return;
+      }
+      // The server subscribes a socket to pushes after its upgrade, so POST /v1/sync, sent on open,
+      // can be answered first: what is committed in between is neither listed nor pushed. The
+      // stream's own handshake is computed after the subscription: what it shows is pulled too.
+      for (const entry of entries) this.catchUp(entry);
+      if (entries.length > 0) this.listChanged();
       return;
     }
     applyFrame(this, frame);

@@ -1,0 +1,116 @@
+// The client's handshake against a server played by the test: a socket the test opens and feeds
+// frames, and a fetch that answers from a list of committed messages, so a race the real server
+// allows only rarely (an HTTP handshake answered before the socket is subscribed) happens every time.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { MemoryStore, SeqsyncClient } from '../src/index.js';
+
+const CONV = 'd:1:2';
+const message = (seq) => ({
+  msgId: String(1000 + seq), convId: CONV, seq, senderId: '1', senderDevice: 'phone', clientMsgId: `c${seq}`,
+  type: 'text', content: `m${seq}`, createTime: seq, recalled: false,
+});
+const token = (userId, deviceId) => `x.${Buffer.from(JSON.stringify({ sub: userId, did: deviceId })).toString('base64url')}.x`;
+const json = (body, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+/**
+ * One conversation's committed messages, served as API.md's fetch serves them (without `after`: from
+ * this device's server cursor); `syncLatest` is the latest seq the HTTP handshake sees.
+ */
+function fakeServer() {
+  const server = { committed: [], syncLatest: 0, deviceCursor: 3, requests: [] };
+  server.fetch = async (input, init = {}) => {
+    const url = new URL(String(input));
+    const method = init.method ?? 'GET';
+    server.requests.push(`${method} ${url.pathname}${url.search}`);
+    const latestSeq = server.committed.length;
+    if (url.pathname === '/v1/sync') {
+      const newer = server.syncLatest > (JSON.parse(init.body).cursors[CONV] ?? 0);
+      const entry = { convId: CONV, latestSeq: server.syncLatest, deviceCursor: server.deviceCursor, readSeq: 0, unread: 0 };
+      return json({ conversations: newer ? [entry] : [], serverTime: 0 });
+    }
+    if (url.pathname === `/v1/conversations/${encodeURIComponent(CONV)}/messages`) {
+      const query = url.searchParams;
+      const page = query.has('last') ? server.committed.slice(-Number(query.get('last')))
+        : server.committed.filter((m) => m.seq > Number(query.get('after') ?? server.deviceCursor) && m.seq <= Number(query.get('until') ?? latestSeq))
+          .slice(0, Number(query.get('limit') ?? 50));
+      return json({ messages: page, latestSeq, hasMore: page.length > 0 && page[0].seq > 1 });
+    }
+    if (method === 'POST') return json({}, 202); // acks
+    return json({ error: { code: 'not_found', message: url.pathname } }, 404);
+  };
+  return server;
+}
+
+/** A WebSocket the test drives: it opens, and receives frames, when the test says. */
+function fakeSockets() {
+  const sockets = [];
+  class FakeWebSocket {
+    constructor(url) {
+      this.url = url;
+      this.readyState = 0;
+      sockets.push(this);
+    }
+
+    open() {
+      this.readyState = 1;
+      this.onopen?.();
+    }
+
+    /** @param {object} frame */
+    receive(frame) { this.onmessage?.({ data: JSON.stringify(frame) }); }
+
+    send() {}
+
+    close() { this.readyState = 3; }
+  }
+  return { sockets, WebSocket: FakeWebSocket };
+}
+
+async function until(check, what) {
+  for (let waited = 0; !(await check()); waited += 5) {
+    if (waited > 2_000) throw new Error(`not within 2 s: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+for (const order of ['after', 'before']) {
+  test(`what the stream's handshake shows beyond an HTTP handshake answered too early is pulled (frame ${order} the answer)`, async () => {
+    const server = fakeServer();
+    server.committed.push(message(1), message(2), message(3));
+    server.syncLatest = 3; // the HTTP handshake, computed before the server subscribed the socket to pushes
+    const store = new MemoryStore();
+    await store.saveCursor(CONV, 3); // this device has rendered and acked up to 3
+    const network = fakeSockets();
+    const client = new SeqsyncClient({
+      baseUrl: 'http://seqsync.test', token: token('2', 'laptop'), fetch: server.fetch, WebSocket: network.WebSocket,
+      store, telemetry: false, ackIntervalMs: 10,
+    });
+    const handed = [];
+    client.on('message', ({ message: received }) => {
+      handed.push(received.seq);
+      client.rendered(CONV, received.seq);
+    });
+    await client.connect();
+    const [socket] = network.sockets;
+    // 4 and 5 committed and pushed before the subscription: this device never gets those pushes.
+    // The stream's handshake, computed after it, shows them.
+    const streamHandshake = { type: 'sync', conversations: [{ convId: CONV, latestSeq: 5, deviceCursor: 3, readSeq: 0, unread: 2 }] };
+    if (order === 'before') {
+      server.committed.push(message(4), message(5));
+      socket.open();
+      socket.receive(streamHandshake);
+    } else {
+      socket.open();
+      await client.caughtUp();
+      assert.deepEqual(server.requests, ['POST /v1/sync'], 'the HTTP handshake listed nothing to pull');
+      server.committed.push(message(4), message(5));
+      socket.receive(streamHandshake);
+    }
+    await until(() => handed.length >= 2, 'seqs 4 and 5');
+    await client.caughtUp();
+    assert.deepEqual(handed, [4, 5]);
+    await until(async () => (await store.loadCursors())[CONV] === 5, 'the ack of 5');
+    await client.close();
+  });
+}
