@@ -26,9 +26,10 @@ export async function freePort() {
 }
 
 /**
- * One app: `start()` launches it and waits until it has started and /health answers, `stop()` ends it as an operator
- * would (SIGTERM, then waits), `kill()` is kill -9 (its embedded PostgreSQL and Redis stay up until
- * the next start on the same directory stops them), `restart()` starts it again on the same data.
+ * One app: `start()` launches it and waits until it has started and /health answers (one that does not
+ * within the budget is stopped), `stop()` ends it as an operator would (SIGTERM, then waits; SIGKILL
+ * after a minute), `kill()` is kill -9 (its embedded PostgreSQL and Redis stay up until the next start
+ * on the same directory stops them), `restart()` starts it again on the same data.
  * `env` adds or overrides SEQSYNC_* variables.
  */
 export class App {
@@ -84,7 +85,7 @@ export class App {
       if (this.up && await this.healthy()) return this;
       await sleep(250);
     }
-    await this.kill();
+    await this.stop(); // not kill: its shutdown stops the embedded PostgreSQL and redis-server it started
     throw new Error(`${this.name} did not answer /health within ${START_BUDGET_MS} ms; see ${log.path}`);
   }
 
@@ -97,10 +98,15 @@ export class App {
     }
   }
 
-  async stop() {
+  /** SIGTERM, then SIGKILL if it has not ended within `graceMs`. */
+  async stop(graceMs = 60_000) {
     if (!this.running()) return;
     this.process.kill('SIGTERM');
-    await this.exited;
+    let timer;
+    const overdue = new Promise((resolveOverdue) => { timer = setTimeout(() => resolveOverdue(true), graceMs); });
+    const killNow = await Promise.race([this.exited.then(() => false), overdue]);
+    clearTimeout(timer);
+    if (killNow) await this.kill();
   }
 
   async kill() {
