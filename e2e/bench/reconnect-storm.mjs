@@ -10,6 +10,7 @@ import { execSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { App, sleep } from '../lib/app.mjs';
 import { mintToken } from '../lib/tokens.mjs';
+import { parseArgs } from './args.mjs';
 import { pooledFetch } from './node-fetch.mjs';
 
 const options = parseArgs(process.argv.slice(2), {
@@ -207,14 +208,4 @@ function mulberry32(seed) {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-function parseArgs(argv, defaults) {
-  const parsed = { ...defaults };
-  for (let i = 0; i < argv.length; i += 2) {
-    const key = argv[i].replace(/^--/, '');
-    if (!(key in defaults)) throw new Error(`unknown option --${key}; options: ${Object.keys(defaults).join(', ')}`);
-    parsed[key] = typeof defaults[key] === 'number' ? Number(argv[i + 1]) : argv[i + 1];
-  }
-  return parsed;
 }

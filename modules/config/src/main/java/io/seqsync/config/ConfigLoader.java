@@ -89,7 +89,10 @@ public final class ConfigLoader {
             // 5 ms, Kafka's default, not 1: 35-49 % fewer produce requests at 1,000 sends/s and mostly lower
             // latencies on a full 2-core machine; 1 ms gains 3-4 ms of p50 where CPU is spare
             // (docs/design.md, "The reply path").
-            duration("http.command-linger", Duration.ofMillis(5))),
+            duration("http.command-linger", Duration.ofMillis(5)),
+            // Off, as in ws and Centrifugo: permessage-deflate holds a compressor per socket on both
+            // ends (docs/benchmarks.md, "Push socket memory").
+            bool("http.stream-compression", false)),
         new SeqsyncConfig.Auth(optional("auth.secret"), duration("auth.demo-token-ttl", Duration.ofDays(30)),
             identityProvider()),
         new SeqsyncConfig.Projector(string("projector.group-id", "seqsync-projector"), optional("projector.instance-id"),

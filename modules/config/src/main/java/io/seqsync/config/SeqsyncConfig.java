@@ -112,9 +112,10 @@ public record SeqsyncConfig(
   /**
    * The HTTP ingress. {@code replyBudget}: how long a send waits for its committed seq before
    * answering 202 (API.md). {@code commandLinger}: how long the ingress's producer waits for more
-   * commands to send with one (Kafka's {@code linger.ms}).
+   * commands to send with one (Kafka's {@code linger.ms}). {@code streamCompression}: whether the push
+   * stream accepts permessage-deflate when a client offers it.
    */
-  public record Http(String host, int port, Duration replyBudget, Duration commandLinger) {
+  public record Http(String host, int port, Duration replyBudget, Duration commandLinger, boolean streamCompression) {
     public Http {
       require(port >= 0 && port <= 65535, "http.port must be 0..65535");
       require(!replyBudget.isNegative(), "http.reply-budget must not be negative");

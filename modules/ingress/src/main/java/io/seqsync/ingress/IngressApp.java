@@ -79,6 +79,7 @@ public final class IngressApp implements AutoCloseable {
   // send benchmark growing its pool): each dropped SYN cost its client a 1 s retransmission, sends
   // answered a second late. The kernel caps it at net.core.somaxconn.
   private static final int ACCEPT_QUEUE = 1024;
+  private static final String DEFLATE = "permessage-deflate";
   private static final Set<HandlerType> ENDPOINT_METHODS =
       Set.of(HandlerType.GET, HandlerType.POST, HandlerType.PUT, HandlerType.PATCH, HandlerType.DELETE);
   // Selector threads, each reading and parsing its connections' requests (and serving the sends of
@@ -156,6 +157,11 @@ public final class IngressApp implements AutoCloseable {
       // connection carrying many users' tokens (a proxy's; the fetch benchmark's) cleared it every
       // few requests, 10 % of the server threads' samples (JFR). Without it every header is parsed anew.
       config.jetty.modifyHttpConfiguration(http -> http.setHeaderCacheSize(0));
+      if (!settings.streamCompression()) {
+        // A socket with permessage-deflate held ~125 KB more in the app (~230 KB more in a Node
+        // client): 10,000 sockets, over a gigabyte (docs/benchmarks.md, "Push socket memory").
+        config.jetty.modifyWebSocketServletFactory(factory -> factory.getAvailableExtensionNames().remove(DEFLATE));
+      }
       config.requestLogger.http(metrics::record);
       config.events.handlerAdded(handler -> {
         if (ENDPOINT_METHODS.contains(handler.getHttpMethod())) {

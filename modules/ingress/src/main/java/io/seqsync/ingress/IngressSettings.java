@@ -7,11 +7,12 @@ import java.time.Duration;
  * What the HTTP ingress needs from the configuration: where to listen, how long a send waits for
  * its committed seq before answering 202 ({@code http.reply-budget}), and the largest content a
  * message may have ({@code sequencer.max-content-bytes}) and the most members a group may have
- * ({@code sequencer.max-group-members}): the same limits the sequencer enforces; and the
- * fetches' rate and lanes ({@code fetch.*}).
+ * ({@code sequencer.max-group-members}): the same limits the sequencer enforces; the fetches' rate
+ * and lanes ({@code fetch.*}); whether the push stream accepts permessage-deflate
+ * ({@code http.stream-compression}).
  */
 public record IngressSettings(String host, int port, Duration replyBudget, int maxContentBytes, int maxGroupMembers,
-    SeqsyncConfig.Fetch fetch) {
+    SeqsyncConfig.Fetch fetch, boolean streamCompression) {
   public IngressSettings {
     if (port < 0 || port > 65535 || replyBudget.isNegative() || maxContentBytes <= 0 || maxGroupMembers < 2) {
       throw new IllegalArgumentException("invalid ingress settings");
@@ -20,7 +21,8 @@ public record IngressSettings(String host, int port, Duration replyBudget, int m
 
   public static IngressSettings from(SeqsyncConfig config) {
     return new IngressSettings(config.http().host(), config.http().port(), config.http().replyBudget(),
-        config.sequencer().maxContentBytes(), config.sequencer().maxGroupMembers(), config.fetch());
+        config.sequencer().maxContentBytes(), config.sequencer().maxGroupMembers(), config.fetch(),
+        config.http().streamCompression());
   }
 
   /** The largest request body accepted: room for the largest content, JSON-escaped, and the rest. */

@@ -53,7 +53,7 @@ public final class TestApp implements AutoCloseable {
   }
 
   /**
-   * With {@code fetchSettings} ({@code fetch.*} properties) over the defaults for this pool, and
+   * With {@code fetchSettings} ({@code fetch.*} and {@code http.stream-compression} properties) over the defaults for this pool, and
    * {@code redisUri} (null: none) serving the conversation list.
    */
   TestApp(LocalPostgres postgres, CommandPublisher publisher, ReplyWaiter waiter, Duration replyBudget, int maxContentBytes,
@@ -74,7 +74,7 @@ public final class TestApp implements AutoCloseable {
         list(redisUri), new ArchiveQueries(database.jdbi(), config.archive().readBudget()),
         new DeliveryQueries(database.jdbi(), config.delivery().renderTarget()));
     app = new IngressApp(new IngressSettings("127.0.0.1", 0, replyBudget, maxContentBytes,
-        config.sequencer().maxGroupMembers(), config.fetch()),
+        config.sequencer().maxGroupMembers(), config.fetch(), config.http().streamCompression()),
         new CommandChannels(publisher, waiter, Topics.from(config.kafka()).telemetry()), stores, new PushHub(),
         new Identity(tokens, devSignIn ? Optional.of(new DevSignIn(tokens, Duration.ofHours(1))) : Optional.empty()),
         new Observability(registry, monitor(config, stores), List.of()))
