@@ -158,7 +158,7 @@ public final class IngressApp implements AutoCloseable {
       // few requests, 10 % of the server threads' samples (JFR). Without it every header is parsed anew.
       config.jetty.modifyHttpConfiguration(http -> http.setHeaderCacheSize(0));
       if (!settings.streamCompression()) {
-        // A socket with permessage-deflate held ~125 KB more in the app (~230 KB more in a Node
+        // A socket with permessage-deflate held 130-160 KB more in the app (~230 KB more in a Node
         // client): 10,000 sockets, over a gigabyte (docs/benchmarks.md, "Push socket memory").
         config.jetty.modifyWebSocketServletFactory(factory -> factory.getAvailableExtensionNames().remove(DEFLATE));
       }
