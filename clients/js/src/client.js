@@ -40,7 +40,7 @@ import { countNew, listOf, localUnread, mergeListEntry, summary } from './list.j
  * @property {import('./store.js').SeqsyncStore} [store] where cursors and unsent messages persist (default: memory)
  * @property {'http' | 'stream'} [handshake] `http` (default): POST /v1/sync with this device's cursors on every
  *   connect; `stream`: the handshake the stream sends first, which costs no request
- * @property {import('./backoff.js').BackoffOptions} [backoff] reconnects
+ * @property {import('./backoff.js').BackoffOptions} [backoff] reconnects, and a failed pull's retries
  * @property {number} [ackIntervalMs] how long acks and telemetry are batched (default 200)
  * @property {number} [draftDelayMs] how long a draft waits for more typing before it is saved (default 300)
  * @property {boolean} [telemetry] report renders (R24, default true)
@@ -71,7 +71,7 @@ export class SeqsyncClient extends Emitter {
       ingest: (conv, messages, source) => this.ingest(conv, messages, source),
       failed: (conv, error) => this.failed(error, `pull ${conv.convId}`),
       realigned: (conv) => { this.store.saveCursor(conv.convId, conv.base).then(() => this.reporter.ackMoved(conv)); },
-    });
+    }, { baseMs: 500, capMs: 10_000, ...options.backoff });
     const streamUrl = new URL('/v1/stream', this.api.baseUrl.replace(/^http/, 'ws'));
     streamUrl.searchParams.set('access_token', token);
     this.connection = new Connection({
@@ -105,6 +105,7 @@ export class SeqsyncClient extends Emitter {
   /** Stops: no more reconnects, timers or requests (pending sends stay in the store). */
   async close() {
     this.connection.close();
+    this.puller.stop();
     this.outbox.stop();
     for (const timer of this.draftTimers.values()) clearTimeout(timer);
     this.reporter.stop();
@@ -113,7 +114,7 @@ export class SeqsyncClient extends Emitter {
 
   /** Resolves once the connection is live and nothing is being caught up or filled. */
   async caughtUp() {
-    while (this.state !== 'live' || this.puller.running.size > 0) {
+    while (this.state !== 'live' || this.puller.busy) {
       if (this.state === 'closed') throw new Error('closed');
       await (this.state === 'live' ? this.puller.idle() : once(this, 'state'));
     }

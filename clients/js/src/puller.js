@@ -1,7 +1,10 @@
 // Fetching what a conversation's live tail misses: a catch-up after the handshake, a range fetch
 // the moment a seq jump shows a gap (R9), the first screen of a conversation opened without one
 // (R16), and the realignment of a cursor that is ahead of the server (R10). One loop per
-// conversation at a time; a new need while it runs is picked up by the same loop.
+// conversation at a time; a new need while it runs is picked up by the same loop. A loop that
+// failed on something that may pass (the network, a 5xx, a 429 or 503 past the API's own retries)
+// is tried again after a back-off: a gap must not wait for the next push or handshake.
+import { Backoff } from './backoff.js';
 
 /** @typedef {import('./conversation.js').Conversation} Conversation */
 /** @typedef {import('./conversation.js').Message} Message */
@@ -15,18 +18,43 @@ export class Puller {
    * @param {import('./api.js').Api} api
    * @param {object} hooks
    * @param {(conv: Conversation, messages: Message[], source: PullSource | 'history') => void} hooks.ingest
-   * @param {(conv: Conversation, error: unknown) => void} hooks.failed a pull that gave up (the next handshake retries it)
+   * @param {(conv: Conversation, error: unknown) => void} hooks.failed a pull that failed (tried again after a back-off when the failure may pass)
    * @param {(conv: Conversation) => void} hooks.realigned the cursor moved back to the server's latest (R10)
+   * @param {import('./backoff.js').BackoffOptions} [retry] the back-off of a failed pull's retries
    */
-  constructor(api, { ingest, failed, realigned }) {
+  constructor(api, { ingest, failed, realigned }, retry = { baseMs: 500, capMs: 10_000 }) {
     this.api = api;
     this.ingest = ingest;
     this.failed = failed;
     this.realigned = realigned;
+    this.retry = retry;
     /** @type {Map<string, Promise<void>>} */
     this.running = new Map();
     /** @type {Set<() => void>} */
     this.idleWaiters = new Set();
+    /** @type {Map<string, Backoff>} conversations whose last pull failed */
+    this.backoffs = new Map();
+    /** @type {Map<string, ReturnType<typeof setTimeout>>} */
+    this.retries = new Map();
+    this.stopped = false;
+  }
+
+  /** Whether a conversation is being pulled or waits to be pulled again. */
+  get busy() {
+    return this.running.size > 0 || this.retries.size > 0;
+  }
+
+  /** No more retries (the client closed). */
+  stop() {
+    this.stopped = true;
+    for (const timer of this.retries.values()) clearTimeout(timer);
+    this.retries.clear();
+    if (!this.busy) this.wakeIdleWaiters();
+  }
+
+  /** @private */
+  wakeIdleWaiters() {
+    for (const resolve of this.idleWaiters) resolve();
   }
 
   /**
@@ -41,22 +69,41 @@ export class Puller {
       return running;
     }
     const loop = this.loop(conv, source)
-      .catch((error) => this.failed(conv, error))
+      .then(() => { this.backoffs.delete(conv.convId); })
+      .catch((error) => {
+        this.failed(conv, error);
+        if (mayPass(error)) this.retryLater(conv, source);
+      })
       .finally(() => {
         this.running.delete(conv.convId);
-        if (this.running.size === 0) for (const resolve of this.idleWaiters) resolve();
+        if (!this.busy) this.wakeIdleWaiters();
       });
     this.running.set(conv.convId, loop);
     return loop;
   }
 
-  /** Resolves once no conversation is being pulled. */
+  /** Resolves once no conversation is being pulled or waits for a retry. */
   idle() {
-    if (this.running.size === 0) return Promise.resolve();
+    if (!this.busy) return Promise.resolve();
     return new Promise((/** @type {(value?: void) => void} */ resolve) => {
       const done = () => { this.idleWaiters.delete(done); resolve(); };
       this.idleWaiters.add(done);
     });
+  }
+
+  /**
+   * @private
+   * @param {Conversation} conv
+   * @param {PullSource} source
+   */
+  retryLater(conv, source) {
+    if (this.stopped || this.retries.has(conv.convId)) return;
+    let backoff = this.backoffs.get(conv.convId);
+    if (!backoff) this.backoffs.set(conv.convId, (backoff = new Backoff(this.retry)));
+    this.retries.set(conv.convId, setTimeout(() => {
+      this.retries.delete(conv.convId);
+      if (!this.stopped) this.pull(conv, source);
+    }, backoff.next()));
   }
 
   /**
@@ -156,4 +203,14 @@ export class Puller {
 /** @param {string} convId */
 export function messagesPath(convId) {
   return `/v1/conversations/${encodeURIComponent(convId)}/messages`;
+}
+
+/**
+ * Whether a failed call may succeed if tried again: no answer, a 5xx, or a 429 the API's retries did
+ * not outlast; not a 4xx about the request itself (e.g. 403: no longer a member).
+ * @param {unknown} error
+ */
+function mayPass(error) {
+  const status = /** @type {any} */ (error)?.status;
+  return typeof status !== 'number' || status === 0 || status === 429 || status >= 500;
 }

@@ -18,7 +18,7 @@ const json = (body, status = 200) => new Response(JSON.stringify(body), { status
  * this device's server cursor); `syncLatest` is the latest seq the HTTP handshake sees.
  */
 function fakeServer() {
-  const server = { committed: [], syncLatest: 0, deviceCursor: 3, requests: [] };
+  const server = { committed: [], syncLatest: 0, deviceCursor: 3, requests: [], failFetches: 0 };
   server.fetch = async (input, init = {}) => {
     const url = new URL(String(input));
     const method = init.method ?? 'GET';
@@ -30,6 +30,10 @@ function fakeServer() {
       return json({ conversations: newer ? [entry] : [], serverTime: 0 });
     }
     if (url.pathname === `/v1/conversations/${encodeURIComponent(CONV)}/messages`) {
+      if (server.failFetches > 0) {
+        server.failFetches -= 1;
+        return json({ error: { code: 'internal', message: 'a failure that passes' } }, 500);
+      }
       const query = url.searchParams;
       const page = query.has('last') ? server.committed.slice(-Number(query.get('last')))
         : server.committed.filter((m) => m.seq > Number(query.get('after') ?? server.deviceCursor) && m.seq <= Number(query.get('until') ?? latestSeq))
@@ -74,25 +78,45 @@ async function until(check, what) {
   }
 }
 
+/** A client whose device rendered and acked up to 3, rendering whatever it is handed; connected, its socket not open yet. */
+async function renderingClient(server) {
+  const store = new MemoryStore();
+  await store.saveCursor(CONV, 3);
+  const network = fakeSockets();
+  const client = new SeqsyncClient({
+    baseUrl: 'http://seqsync.test', token: token('2', 'laptop'), fetch: server.fetch, WebSocket: network.WebSocket,
+    store, telemetry: false, ackIntervalMs: 10, backoff: { baseMs: 20, capMs: 50 },
+  });
+  const handed = [];
+  client.on('message', ({ message: received }) => {
+    handed.push(received.seq);
+    client.rendered(CONV, received.seq);
+  });
+  client.on('error', () => {}); // the failed pull is reported; the test looks at what arrives
+  await client.connect();
+  return { client, store, socket: network.sockets[0], handed };
+}
+
+test('a pull that failed on a 5xx is tried again after a back-off, not left for the next push', async () => {
+  const server = fakeServer();
+  server.committed.push(message(1), message(2), message(3), message(4), message(5));
+  server.syncLatest = 5;
+  server.failFetches = 2;
+  const { client, socket, handed } = await renderingClient(server);
+  socket.open();
+  await until(() => handed.length >= 2, 'seqs 4 and 5');
+  await client.caughtUp();
+  assert.deepEqual(handed, [4, 5]);
+  assert.equal(server.requests.filter((r) => r.startsWith('GET')).length, 3, server.requests.join(', '));
+  await client.close();
+});
+
 for (const order of ['after', 'before']) {
   test(`what the stream's handshake shows beyond an HTTP handshake answered too early is pulled (frame ${order} the answer)`, async () => {
     const server = fakeServer();
     server.committed.push(message(1), message(2), message(3));
     server.syncLatest = 3; // the HTTP handshake, computed before the server subscribed the socket to pushes
-    const store = new MemoryStore();
-    await store.saveCursor(CONV, 3); // this device has rendered and acked up to 3
-    const network = fakeSockets();
-    const client = new SeqsyncClient({
-      baseUrl: 'http://seqsync.test', token: token('2', 'laptop'), fetch: server.fetch, WebSocket: network.WebSocket,
-      store, telemetry: false, ackIntervalMs: 10,
-    });
-    const handed = [];
-    client.on('message', ({ message: received }) => {
-      handed.push(received.seq);
-      client.rendered(CONV, received.seq);
-    });
-    await client.connect();
-    const [socket] = network.sockets;
+    const { client, store, socket, handed } = await renderingClient(server);
     // 4 and 5 committed and pushed before the subscription: this device never gets those pushes.
     // The stream's handshake, computed after it, shows them.
     const streamHandshake = { type: 'sync', conversations: [{ convId: CONV, latestSeq: 5, deviceCursor: 3, readSeq: 0, unread: 2 }] };
