@@ -21,13 +21,13 @@ if (process.argv[2] === '--child') {
   const { baseUrl, secret, firstUid, count, deflate, batch } = JSON.parse(process.argv[3]);
   const before = process.memoryUsage().rss / 1048576;
   const open = [];
-  const started = Date.now();
+  const startedAt = Date.now();
   for (let i = 0; i < count; i += batch) {
     const next = [];
     for (let j = i; j < Math.min(count, i + batch); j += 1) next.push(connect(baseUrl, secret, firstUid + j, deflate));
     open.push(...await Promise.all(next));
   }
-  const openedMs = Date.now() - started;
+  const openedMs = Date.now() - startedAt;
   await sleep(2000);
   process.send({ openedMs, negotiated: open[0].extensions || 'none', clientKbPerSocket: kbPerSocket(before, process.memoryUsage().rss / 1048576, count) });
   process.on('message', () => process.exit(0));
