@@ -1,6 +1,7 @@
-// The client's handshake against a server played by the test: a socket the test opens and feeds
-// frames, and a fetch that answers from a list of committed messages, so a race the real server
-// allows only rarely (an HTTP handshake answered before the socket is subscribed) happens every time.
+// The client against a server played by the test: a socket the test opens and feeds frames, and a
+// fetch that answers from a list of committed messages (or fails when told), so what the real
+// server does only rarely (an HTTP handshake answered before the socket is subscribed, a 5xx on a
+// fetch) happens every time.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryStore, SeqsyncClient } from '../src/index.js';
