@@ -90,7 +90,7 @@ public final class ConfigLoader {
             // latencies on a full 2-core machine; 1 ms gains 3-4 ms of p50 where CPU is spare
             // (docs/design.md, "The reply path").
             duration("http.command-linger", Duration.ofMillis(5)),
-            // Off, as in ws and Centrifugo: permessage-deflate holds a compressor per socket on both
+            // Off, as in the ws and Bun servers: permessage-deflate holds a compressor per socket on both
             // ends (docs/benchmarks.md, "Push socket memory").
             bool("http.stream-compression", false)),
         new SeqsyncConfig.Auth(optional("auth.secret"), duration("auth.demo-token-ttl", Duration.ofDays(30)),
