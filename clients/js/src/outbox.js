@@ -1,10 +1,12 @@
 // Sends (R4): a clientMsgId made once per message and kept across every retry, also across a
 // restart (the store keeps the outbox); a message stays pending until its committed seq is
 // known, whether from the send's 200, from a push, or from a fetch after a 202 or a dropped
-// connection; whichever comes first settles it, the others merge by msgId.
+// connection; whichever comes first settles it, the others merge by msgId. A conversation's sends
+// go out one at a time, in the order they were made (SendQueue); conversations go in parallel.
 import { isRefusal } from './reporter.js';
 import { fullJitter } from './backoff.js';
 import { messagesPath } from './puller.js';
+import { SendQueue } from './send-queue.js';
 
 /** @typedef {import('./conversation.js').Message} Message */
 /** @typedef {import('./store.js').OutboxItem} OutboxItem */
@@ -12,7 +14,8 @@ import { messagesPath } from './puller.js';
 /**
  * @typedef {OutboxItem & {status: 'pending' | 'committed' | 'failed', message?: Message, error?: unknown,
  *   committed: Promise<Message>, resolve: (message: Message) => void, reject: (error: unknown) => void,
- *   inFlight?: boolean}} PendingSend
+ *   saved: Promise<void>, attempts: number, accepted?: boolean, inFlight?: boolean}} PendingSend
+ *   `saved`: in the store; `accepted`: answered 202 (in the commands topic), its seq not known yet
  */
 
 /** A clientMsgId: 128 random bits (crypto.getRandomValues also works where randomUUID does not: plain http). */
@@ -36,19 +39,35 @@ export class Outbox {
     this.onCommitted = committed;
     this.onChanged = changed;
     this.backoff = { baseMs: 1000, capMs: 15_000, ...backoff };
-    /** @type {Map<string, PendingSend>} by clientMsgId */
+    /** @type {Map<string, PendingSend>} by clientMsgId: queued, in flight, or accepted and waiting for its seq */
     this.items = new Map();
-    /** @type {Map<string, ReturnType<typeof setTimeout>>} */
+    /** @type {Map<string, SendQueue>} by convId */
+    this.queues = new Map();
+    /** @type {Map<string, ReturnType<typeof setTimeout>>} when an accepted send asks for its seq again */
     this.timers = new Map();
     this.stopped = false;
+    this.lastCreatedAt = 0;
+    /** @type {() => void} */
+    this.markLoaded = () => {};
+    /** @type {Promise<void>} */
+    this.loaded = new Promise((resolve) => { this.markLoaded = () => resolve(undefined); });
   }
 
-  /** Picks up the sends a previous run left pending, and sends them again. */
+  /** Picks up the sends a previous run left pending; they go first, in the order they were made. */
   async restore() {
-    for (const saved of await this.store.loadOutbox()) {
-      if (!this.items.has(saved.clientMsgId)) this.track(saved);
+    try {
+      const saved = (await this.store.loadOutbox()).filter((item) => !this.items.has(item.clientMsgId))
+        .sort((a, b) => a.createdAt - b.createdAt);
+      /** @type {Map<string, PendingSend[]>} */
+      const byConv = new Map();
+      for (const item of saved) {
+        this.lastCreatedAt = Math.max(this.lastCreatedAt, item.createdAt);
+        byConv.set(item.convId, [...(byConv.get(item.convId) ?? []), this.track(item, Promise.resolve())]);
+      }
+      for (const [convId, items] of byConv) this.queue(convId).restore(items);
+    } finally {
+      this.markLoaded(); // an unreadable store loses the earlier run's sends, not this one's
     }
-    this.retryAll();
   }
 
   /**
@@ -58,8 +77,11 @@ export class Outbox {
    * @returns {PendingSend}
    */
   send(convId, content, type) {
-    const item = this.track({ convId, clientMsgId: newClientMsgId(), type, content, createdAt: Date.now() });
-    this.store.putOutbox(stored(item)).finally(() => this.attempt(item, 0));
+    // Strictly increasing, so the order survives a restart even for a burst within one millisecond.
+    this.lastCreatedAt = Math.max(Date.now(), this.lastCreatedAt + 1);
+    const made = { convId, clientMsgId: newClientMsgId(), type, content, createdAt: this.lastCreatedAt };
+    const item = this.track(made, this.store.putOutbox(made).catch(() => {})); // a store that fails still sends
+    this.queue(convId).push(item);
     return item;
   }
 
@@ -68,9 +90,10 @@ export class Outbox {
     return [...this.items.values()].filter((item) => item.status === 'pending');
   }
 
-  /** Sends every pending message again (after a reconnect), same clientMsgIds. */
+  /** After a reconnect: every queue's head is tried now, and every accepted send asks for its seq. */
   retryAll() {
-    for (const item of this.pending()) this.attempt(item, 0);
+    for (const queue of this.queues.values()) queue.kick();
+    for (const item of this.pending()) if (item.accepted) this.ask(item, 0);
   }
 
   /**
@@ -92,30 +115,16 @@ export class Outbox {
     this.stopped = true;
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
+    for (const queue of this.queues.values()) queue.stop();
   }
 
   /**
-   * @private
-   * @param {OutboxItem} saved
-   * @returns {PendingSend}
+   * One try of a send (SendQueue's, or an accepted send asking for its seq).
+   * @param {PendingSend} item
+   * @returns {Promise<import('./send-queue.js').SendOutcome>}
    */
-  track(saved) {
-    /** @type {any} */
-    const item = { ...saved, status: 'pending' };
-    item.committed = new Promise((resolve, reject) => { item.resolve = resolve; item.reject = reject; });
-    item.committed.catch(() => {}); // a caller that does not wait for it is told through events
-    this.items.set(item.clientMsgId, item);
-    return item;
-  }
-
-  /**
-   * @private
-   * @param {any} item
-   * @param {number} attempt
-   */
-  async attempt(item, attempt) {
-    if (this.stopped || item.status !== 'pending' || item.inFlight) return;
-    clearTimeout(this.timers.get(item.clientMsgId));
+  async post(item) {
+    if (this.stopped) return 'unknown';
     item.inFlight = true;
     try {
       const answer = await this.api.call('POST', messagesPath(item.convId), {
@@ -123,31 +132,68 @@ export class Outbox {
       });
       if (answer?.message) {
         this.onCommitted(answer.message);
-        return;
+      } else if (item.status === 'pending') {
+        // 202: in the topic, seq not known yet. It will come by push or fetch; if it has not come
+        // by the time this timer fires, the same clientMsgId asks again (answered as a duplicate).
+        item.accepted = true;
+        this.later(item);
       }
-      // 202: durably accepted, seq not known yet. It will come by push or fetch; if it has not
-      // come by the time this timer fires, the same clientMsgId asks again (answered as a duplicate).
-      this.later(item, attempt);
+      return 'accepted';
     } catch (error) {
-      if (isRefusal(error)) {
-        item.status = 'failed';
-        item.error = error;
-        this.forget(item);
-        item.reject(error);
-        this.onChanged(item);
-      } else {
-        this.later(item, attempt);
-      }
+      if (!isRefusal(error)) return 'unknown';
+      if (item.status === 'pending') this.fail(item, error);
+      return 'refused';
     } finally {
       item.inFlight = false;
     }
   }
 
   /** @private */
-  later(item, attempt) {
+  queue(convId) {
+    let queue = this.queues.get(convId);
+    if (!queue) {
+      queue = new SendQueue({ loaded: this.loaded, post: (item) => this.post(item), stopped: () => this.stopped }, this.backoff);
+      this.queues.set(convId, queue);
+    }
+    return queue;
+  }
+
+  /**
+   * @private
+   * @param {OutboxItem} saved
+   * @param {Promise<void>} stored
+   * @returns {PendingSend}
+   */
+  track(saved, stored) {
+    /** @type {any} */
+    const item = { ...saved, status: 'pending', saved: stored, attempts: 0 };
+    item.committed = new Promise((resolve, reject) => { item.resolve = resolve; item.reject = reject; });
+    item.committed.catch(() => {}); // a caller that does not wait for it is told through events
+    this.items.set(item.clientMsgId, item);
+    return item;
+  }
+
+  /** @private @param {PendingSend} item @param {number} [attempt] */
+  async ask(item, attempt) {
+    if (this.stopped || item.status !== 'pending' || item.inFlight) return;
+    clearTimeout(this.timers.get(item.clientMsgId));
+    item.attempts = attempt ?? item.attempts + 1;
+    if ((await this.post(item)) === 'unknown') this.later(item);
+  }
+
+  /** @private @param {PendingSend} item */
+  later(item) {
     if (this.stopped || item.status !== 'pending') return;
-    this.timers.set(item.clientMsgId, setTimeout(() => this.attempt(item, attempt + 1),
-      this.backoff.baseMs + fullJitter(attempt, this.backoff)));
+    this.timers.set(item.clientMsgId, setTimeout(() => this.ask(item), this.backoff.baseMs + fullJitter(item.attempts, this.backoff)));
+  }
+
+  /** @private @param {PendingSend} item @param {unknown} error */
+  fail(item, error) {
+    item.status = 'failed';
+    item.error = error;
+    this.forget(item);
+    item.reject(error);
+    this.onChanged(item);
   }
 
   /** @private */

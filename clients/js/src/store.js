@@ -9,7 +9,7 @@
  * @property {string} clientMsgId made once per message, kept across every retry
  * @property {string} type
  * @property {string} content
- * @property {number} createdAt epoch ms
+ * @property {number} createdAt epoch ms, strictly increasing in one outbox: a conversation's sends go out in this order
  */
 
 /**
