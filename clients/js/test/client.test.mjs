@@ -1,7 +1,7 @@
 // The client against a server played by the test: a socket the test opens and feeds frames, and a
 // fetch that answers from a list of committed messages (or fails when told), so what the real
 // server does only rarely (an HTTP handshake answered before the socket is subscribed, a 5xx on a
-// fetch) happens every time.
+// fetch) happens every time; sends are committed as they arrive, or answered as the test says.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryStore, SeqsyncClient } from '../src/index.js';
@@ -16,10 +16,12 @@ const json = (body, status = 200) => new Response(JSON.stringify(body), { status
 
 /**
  * One conversation's committed messages, served as API.md's fetch serves them (without `after`: from
- * this device's server cursor); `syncLatest` is the latest seq the HTTP handshake sees.
+ * this device's server cursor); `syncLatest` is the latest seq the HTTP handshake sees. Sends are
+ * committed in the order they arrive (`sends`: each try's content), unless `answerSend(body)` answers
+ * one otherwise (a Response, or a thrown network error).
  */
 function fakeServer() {
-  const server = { committed: [], syncLatest: 0, deviceCursor: 3, requests: [], failFetches: 0 };
+  const server = { committed: [], syncLatest: 0, deviceCursor: 3, requests: [], failFetches: 0, sends: [] };
   server.fetch = async (input, init = {}) => {
     const url = new URL(String(input));
     const method = init.method ?? 'GET';
@@ -29,6 +31,11 @@ function fakeServer() {
       const newer = server.syncLatest > (JSON.parse(init.body).cursors[CONV] ?? 0);
       const entry = { convId: CONV, latestSeq: server.syncLatest, deviceCursor: server.deviceCursor, readSeq: 0, unread: 0 };
       return json({ conversations: newer ? [entry] : [], serverTime: 0 });
+    }
+    if (url.pathname === `/v1/conversations/${encodeURIComponent(CONV)}/messages` && method === 'POST') {
+      const body = JSON.parse(init.body);
+      server.sends.push(body.content);
+      return (await server.answerSend?.(body)) ?? server.commit(body);
     }
     if (url.pathname === `/v1/conversations/${encodeURIComponent(CONV)}/messages`) {
       if (server.failFetches > 0) {
@@ -43,6 +50,14 @@ function fakeServer() {
     }
     if (method === 'POST') return json({}, 202); // acks
     return json({ error: { code: 'not_found', message: url.pathname } }, 404);
+  };
+  // A send committed (as user 1's phone), or answered as the duplicate of its original.
+  server.commit = ({ clientMsgId, type, content }) => {
+    const original = server.committed.find((m) => m.clientMsgId === clientMsgId);
+    if (original) return json({ message: original, duplicate: true });
+    const seq = server.committed.length + 1;
+    server.committed.push({ ...message(seq), clientMsgId, type, content });
+    return json({ message: server.committed.at(-1), duplicate: false });
   };
   return server;
 }
@@ -139,3 +154,83 @@ for (const order of ['after', 'before']) {
     await client.close();
   });
 }
+
+/** User 1's phone, sending; its socket never opens (sends do not need it). */
+async function sendingClient(server, { store = new MemoryStore(), fetch = server.fetch } = {}) {
+  const client = new SeqsyncClient({
+    baseUrl: 'http://seqsync.test', token: token('1', 'phone'), fetch, WebSocket: fakeSockets().WebSocket, store, telemetry: false,
+  });
+  client.on('error', () => {});
+  return client;
+}
+
+const committedContents = (server) => server.committed.map((m) => m.content);
+
+test('a send that got no answer is tried again before the ones made after it', async () => {
+  const server = fakeServer();
+  let tries = 0;
+  server.answerSend = async ({ content }) => {
+    if (content !== 'a') return undefined;
+    tries += 1;
+    if (tries === 1) throw new TypeError('fetch failed'); // lost on the way: never reached the server
+    if (tries === 2) return json({ error: { code: 'internal', message: 'a failure that passes' } }, 500);
+    return undefined;
+  };
+  const client = await sendingClient(server);
+  await client.connect();
+  const sends = ['a', 'b', 'c'].map((text) => client.send(CONV, text));
+  await Promise.all(sends.map((pending) => pending.committed));
+  assert.deepEqual(committedContents(server), ['a', 'b', 'c']);
+  assert.deepEqual(server.sends, ['a', 'a', 'a', 'b', 'c'], 'b and c wait until a is accepted');
+  assert.equal(new Set(server.committed.map((m) => m.clientMsgId)).size, 3);
+  await client.close();
+});
+
+test('a send refused for good fails, and the next one goes on', async () => {
+  const server = fakeServer();
+  const timeline = [];
+  server.answerSend = async ({ content }) => {
+    timeline.push(`sent ${content}`);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    timeline.push(`answered ${content}`);
+    return content === 'too big' ? json({ error: { code: 'too_large', message: 'content over 65536 bytes' } }, 413) : undefined;
+  };
+  const client = await sendingClient(server);
+  const failed = [];
+  client.on('updated', ({ pending }) => { if (pending) failed.push(pending); });
+  await client.connect();
+  const [first, refused, next] = ['first', 'too big', 'next'].map((text) => client.send(CONV, text));
+  await assert.rejects(refused.committed, (error) => error.status === 413 && error.code === 'too_large');
+  await Promise.all([first.committed, next.committed]);
+  assert.deepEqual(committedContents(server), ['first', 'next']);
+  assert.deepEqual(failed.map((pending) => [pending.content, pending.status]), [['too big', 'failed']]);
+  assert.deepEqual(timeline, ['sent first', 'answered first', 'sent too big', 'answered too big', 'sent next', 'answered next']);
+  assert.deepEqual(client.pending(CONV), []);
+  await client.close();
+});
+
+test('after a restart the stored sends go first, in the order they were made, whatever order the store returns', async () => {
+  const server = fakeServer();
+  // A store keyed by clientMsgId (as an IndexedDB object store would be) returns them in key order.
+  const store = new MemoryStore();
+  const loadOutbox = store.loadOutbox.bind(store);
+  store.loadOutbox = async () => (await loadOutbox()).sort((a, b) => a.clientMsgId.localeCompare(b.clientMsgId));
+  const texts = ['one', 'two', 'three', 'four', 'five', 'six'];
+  const down = async () => json({ error: { code: 'internal', message: 'down' } }, 500);
+  const before = await sendingClient(server, { store, fetch: down });
+  await before.connect();
+  for (const text of texts) before.send(CONV, text);
+  await until(async () => (await store.loadOutbox()).length === texts.length, 'the outbox stored');
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  await before.close(); // the app quits with every send pending
+
+  const after = await sendingClient(server, { store });
+  const connected = after.connect();
+  const made = after.send(CONV, 'seven'); // made by this run before the outbox was read
+  await connected;
+  await made.committed;
+  await until(() => server.committed.length === texts.length + 1, 'every send committed');
+  assert.deepEqual(committedContents(server), [...texts, 'seven']);
+  assert.deepEqual(await store.loadOutbox(), []);
+  await after.close();
+});
