@@ -186,6 +186,25 @@ test('a send that got no answer is tried again before the ones made after it', a
   await client.close();
 });
 
+test('a send answered 202 is in the topic: the next one goes, and the accepted one learns its seq later', async () => {
+  const server = fakeServer();
+  let first = true;
+  server.answerSend = async (body) => {
+    if (body.content !== 'a' || !first) return undefined;
+    first = false;
+    server.commit(body); // committed, but not within the reply budget
+    return json({ msgId: null, convId: CONV, clientMsgId: body.clientMsgId, status: 'accepted' }, 202);
+  };
+  const client = await sendingClient(server);
+  await client.connect();
+  const sends = ['a', 'b', 'c'].map((text) => client.send(CONV, text));
+  const committed = await Promise.all(sends.map((pending) => pending.committed));
+  assert.deepEqual(committed.map((m) => [m.content, m.seq]), [['a', 1], ['b', 2], ['c', 3]]);
+  // a's seq came by the fetch that filled the gap below b's (or by asking again, had none come).
+  assert.deepEqual(server.sends.slice(0, 3), ['a', 'b', 'c'], 'b went after the 202');
+  await client.close();
+});
+
 test('a send refused for good fails, and the next one goes on', async () => {
   const server = fakeServer();
   const timeline = [];
