@@ -62,7 +62,8 @@ export class Outbox {
       const byConv = new Map();
       for (const item of saved) {
         this.lastCreatedAt = Math.max(this.lastCreatedAt, item.createdAt);
-        byConv.set(item.convId, [...(byConv.get(item.convId) ?? []), this.track(item, Promise.resolve())]);
+        if (!byConv.has(item.convId)) byConv.set(item.convId, []);
+        byConv.get(item.convId)?.push(this.track(item, Promise.resolve()));
       }
       for (const [convId, items] of byConv) this.queue(convId).restore(items);
     } finally {
@@ -87,7 +88,7 @@ export class Outbox {
 
   /** @returns {PendingSend[]} the sends not committed yet, oldest first */
   pending() {
-    return [...this.items.values()].filter((item) => item.status === 'pending');
+    return [...this.items.values()].filter((item) => item.status === 'pending').sort((a, b) => a.createdAt - b.createdAt);
   }
 
   /** After a reconnect: every queue's head is tried now, and every accepted send asks for its seq. */
@@ -126,19 +127,11 @@ export class Outbox {
   async post(item) {
     if (this.stopped) return 'unknown';
     item.inFlight = true;
+    let answer;
     try {
-      const answer = await this.api.call('POST', messagesPath(item.convId), {
+      answer = await this.api.call('POST', messagesPath(item.convId), {
         kind: 'send', body: { clientMsgId: item.clientMsgId, type: item.type, content: item.content },
       });
-      if (answer?.message) {
-        this.onCommitted(answer.message);
-      } else if (item.status === 'pending') {
-        // 202: in the topic, seq not known yet. It will come by push or fetch; if it has not come
-        // by the time this timer fires, the same clientMsgId asks again (answered as a duplicate).
-        item.accepted = true;
-        this.later(item);
-      }
-      return 'accepted';
     } catch (error) {
       if (!isRefusal(error)) return 'unknown';
       if (item.status === 'pending') this.fail(item, error);
@@ -146,6 +139,15 @@ export class Outbox {
     } finally {
       item.inFlight = false;
     }
+    if (answer?.message) {
+      this.onCommitted(answer.message);
+    } else if (item.status === 'pending') {
+      // 202: in the topic, seq not known yet. It will come by push or fetch; if it has not come
+      // by the time this timer fires, the same clientMsgId asks again (answered as a duplicate).
+      item.accepted = true;
+      this.later(item);
+    }
+    return 'accepted';
   }
 
   /** @private */

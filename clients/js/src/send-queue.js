@@ -47,7 +47,7 @@ export class SendQueue {
       return;
     }
     this.running = true;
-    this.run().finally(() => { this.running = false; });
+    this.run();
   }
 
   stop() {
@@ -56,24 +56,28 @@ export class SendQueue {
 
   /** @private */
   async run() {
-    await this.outbox.loaded;
-    for (let tries = 0; this.waiting.length > 0 && !this.outbox.stopped();) {
-      const head = this.waiting[0];
-      // Settled meanwhile: its seq came by push or fetch (a send of an earlier run), or it failed.
-      if (head.status !== 'pending') {
-        this.waiting.shift();
-        tries = 0;
-        continue;
+    try {
+      await this.outbox.loaded;
+      for (let tries = 0; this.waiting.length > 0 && !this.outbox.stopped();) {
+        const head = this.waiting[0];
+        // Settled meanwhile (its seq came by push or fetch: a send of an earlier run), or failed.
+        if (head.status !== 'pending') {
+          this.waiting.shift();
+          tries = 0;
+          continue;
+        }
+        await head.saved; // in the store before it goes, so a restart sends it again under the same clientMsgId
+        if ((await this.outbox.post(head)) !== 'unknown') {
+          this.waiting.shift();
+          tries = 0;
+          continue;
+        }
+        // Maybe in the topic, maybe not: nothing behind it goes before the same clientMsgId was accepted.
+        await this.pause(this.backoff.baseMs + fullJitter(tries, this.backoff));
+        tries += 1;
       }
-      await head.saved; // what goes out is in the store first, so a restart sends it again under the same clientMsgId
-      if ((await this.outbox.post(head)) !== 'unknown') {
-        this.waiting.shift();
-        tries = 0;
-        continue;
-      }
-      // Maybe in the topic, maybe not: nothing behind it goes before the same clientMsgId was accepted.
-      await this.pause(this.backoff.baseMs + fullJitter(tries, this.backoff));
-      tries += 1;
+    } finally {
+      this.running = false; // in the same step as the last look at `waiting`: a push after it starts a new run
     }
   }
 
