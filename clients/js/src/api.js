@@ -63,11 +63,12 @@ export class Api {
    * @param {string} method
    * @param {string} path starting with `/`
    * @param {{body?: unknown, query?: Record<string, string | number | undefined>, kind?: string, repeatable?: boolean,
-   *   attempts?: number}} [options] `repeatable: false` for a call that must not be sent twice after a network failure
-   *   (creating a group); `attempts` caps the tries (default maxAttempts) for a caller that retries on its own
+   *   attempts?: number, headers?: Record<string, string>}} [options] `repeatable: false` for a call that must not be
+   *   sent twice after a network failure (creating a group); `attempts` caps the tries (default maxAttempts) for a
+   *   caller that retries on its own
    * @returns {Promise<any>} the parsed JSON answer
    */
-  async call(method, path, { body, query, kind = path, repeatable = true, attempts = this.maxAttempts } = {}) {
+  async call(method, path, { body, query, kind = path, repeatable = true, attempts = this.maxAttempts, headers = {} } = {}) {
     const url = new URL(this.baseUrl + path);
     for (const [key, value] of Object.entries(query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));
@@ -79,7 +80,7 @@ export class Api {
       try {
         response = await this.fetch(url, {
           method,
-          headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          headers: { ...headers, authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
           body: body === undefined ? undefined : JSON.stringify(body),
         });
       } catch (error) {

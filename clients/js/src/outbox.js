@@ -120,17 +120,22 @@ export class Outbox {
   }
 
   /**
-   * One try of a send (SendQueue's, or an accepted send asking for its seq).
+   * One try of a send (SendQueue's, or an accepted send asking for its seq). With `followed` (more
+   * sends wait behind it) the server is asked to answer once the command is in the topic (202)
+   * rather than once it is stored: the next may go then. Their seqs come by push, or by the fetch
+   * that fills the gap below the last one's, which is answered with its seq.
    * @param {PendingSend} item
+   * @param {boolean} [followed]
    * @returns {Promise<import('./send-queue.js').SendOutcome>}
    */
-  async post(item) {
+  async post(item, followed = false) {
     if (this.stopped) return 'unknown';
     item.inFlight = true;
     let answer;
     try {
       answer = await this.api.call('POST', messagesPath(item.convId), {
         kind: 'send', body: { clientMsgId: item.clientMsgId, type: item.type, content: item.content },
+        headers: followed ? { prefer: 'respond-async' } : {},
       });
     } catch (error) {
       if (!isRefusal(error)) return 'unknown';
@@ -154,7 +159,8 @@ export class Outbox {
   queue(convId) {
     let queue = this.queues.get(convId);
     if (!queue) {
-      queue = new SendQueue({ loaded: this.loaded, post: (item) => this.post(item), stopped: () => this.stopped }, this.backoff);
+      queue = new SendQueue({ loaded: this.loaded, post: (item, followed) => this.post(item, followed), stopped: () => this.stopped },
+        this.backoff);
       this.queues.set(convId, queue);
     }
     return queue;
@@ -179,6 +185,8 @@ export class Outbox {
   async ask(item, attempt) {
     if (this.stopped || item.status !== 'pending' || item.inFlight) return;
     clearTimeout(this.timers.get(item.clientMsgId));
+    // While its conversation still sends, its seq comes with the fill below the last send's: asking costs a request.
+    if (this.queue(item.convId).waiting.length > 0) return this.later(item);
     item.attempts = attempt ?? item.attempts + 1;
     if ((await this.post(item)) === 'unknown') this.later(item);
   }

@@ -12,7 +12,8 @@ export class SendQueue {
   /**
    * @param {object} outbox
    * @param {Promise<void>} outbox.loaded sends wait until the outbox of an earlier run is restored ahead of them
-   * @param {(item: PendingSend) => Promise<SendOutcome>} outbox.post one try of a send
+   * @param {(item: PendingSend, followed: boolean) => Promise<SendOutcome>} outbox.post one try of a send; `followed`:
+   *   others wait behind it
    * @param {() => boolean} outbox.stopped
    * @param {{baseMs: number, capMs: number}} backoff between tries of a head whose outcome is unknown
    */
@@ -67,7 +68,7 @@ export class SendQueue {
           continue;
         }
         await head.saved; // in the store before it goes, so a restart sends it again under the same clientMsgId
-        if ((await this.outbox.post(head)) !== 'unknown') {
+        if ((await this.outbox.post(head, this.waiting.length > 1)) !== 'unknown') {
           this.waiting.shift();
           tries = 0;
           continue;

@@ -21,7 +21,7 @@ const json = (body, status = 200) => new Response(JSON.stringify(body), { status
  * one otherwise (a Response, or a thrown network error).
  */
 function fakeServer() {
-  const server = { committed: [], syncLatest: 0, deviceCursor: 3, requests: [], failFetches: 0, sends: [] };
+  const server = { committed: [], syncLatest: 0, deviceCursor: 3, requests: [], failFetches: 0, sends: [], answeredAsync: [] };
   server.fetch = async (input, init = {}) => {
     const url = new URL(String(input));
     const method = init.method ?? 'GET';
@@ -35,7 +35,10 @@ function fakeServer() {
     if (url.pathname === `/v1/conversations/${encodeURIComponent(CONV)}/messages` && method === 'POST') {
       const body = JSON.parse(init.body);
       server.sends.push(body.content);
-      return (await server.answerSend?.(body)) ?? server.commit(body);
+      const answer = (await server.answerSend?.(body)) ?? server.commit(body);
+      if (init.headers?.prefer !== 'respond-async' || answer.status !== 200) return answer;
+      server.answeredAsync.push(body.content); // in the topic: 202 without waiting for the seq
+      return json({ msgId: null, convId: CONV, clientMsgId: body.clientMsgId, status: 'accepted' }, 202);
     }
     if (url.pathname === `/v1/conversations/${encodeURIComponent(CONV)}/messages`) {
       if (server.failFetches > 0) {
@@ -205,6 +208,19 @@ test('a send answered 202 is in the topic: the next one goes, and the accepted o
   await client.close();
 });
 
+test('the sends of a burst but its last are answered once in the topic; their seqs come with the fill below the last', async () => {
+  const server = fakeServer();
+  server.deviceCursor = 0;
+  const client = await sendingClient(server);
+  await client.connect();
+  const sends = ['a', 'b', 'c', 'd'].map((text) => client.send(CONV, text));
+  const committed = await Promise.all(sends.map((pending) => pending.committed));
+  assert.deepEqual(committed.map((m) => [m.content, m.seq]), [['a', 1], ['b', 2], ['c', 3], ['d', 4]]);
+  assert.deepEqual(server.answeredAsync, ['a', 'b', 'c']);
+  assert.deepEqual(server.sends, ['a', 'b', 'c', 'd'], 'not asked again');
+  await client.close();
+});
+
 test('a send refused for good fails, and the next one goes on', async () => {
   const server = fakeServer();
   const timeline = [];
@@ -250,6 +266,6 @@ test('after a restart the stored sends go first, in the order they were made, wh
   await made.committed;
   await until(() => server.committed.length === texts.length + 1, 'every send committed');
   assert.deepEqual(committedContents(server), [...texts, 'seven']);
-  assert.deepEqual(await store.loadOutbox(), []);
+  await until(async () => (await store.loadOutbox()).length === 0, 'every stored send settled');
   await after.close();
 });

@@ -62,9 +62,10 @@ public final class MessageEndpoints {
   /**
    * POST /v1/conversations/{convId}/messages {clientMsgId, type, content}: fails at once (an
    * {@link ApiException}) for a request that is not valid or not allowed, else completes with 200
-   * and the stored message, or 202 when it is not known to be stored within the reply budget.
-   * Completes on the thread that brings the outcome: the answer is rendered there and written
-   * without blocking.
+   * and the stored message, or 202 when it is not known to be stored within the reply budget; with
+   * {@code Prefer: respond-async}, 202 as soon as Kafka has the command (a client sending a
+   * conversation's messages one at a time need not wait for each one's seq). Completes on the
+   * thread that brings the outcome: the answer is rendered there and written without blocking.
    */
   public CompletableFuture<Answer> send(Caller caller, ApiRequest request) {
     // The body first: one that cannot be read (over the size limit) is refused before its path.
@@ -74,13 +75,28 @@ public final class MessageEndpoints {
     access.requireMember(caller, convId);
     Command command = new Commands(caller.userId(), caller.deviceId())
         .send(convId.value(), send.clientMsgId(), send.type(), send.content());
-    return roundTrip.submitCompletingOnListeners(command).thenApply(result -> {
+    CompletableFuture<CommandRoundTrip.Result> submitted = respondAsync(request.header("Prefer"))
+        ? roundTrip.submitAccepted(command) : roundTrip.submitCompletingOnListeners(command);
+    return submitted.thenApply(result -> {
       if (result instanceof CommandRoundTrip.Result.Stored stored) {
         return Answer.ok(new Views.Sent(Views.Message.of(stored.message()), stored.duplicate()));
       }
       Long msgId = ((CommandRoundTrip.Result.Accepted) result).msgId();
       return Answer.json(202, Views.Accepted.of(msgId, convId.value(), send.clientMsgId()));
     });
+  }
+
+  // RFC 7240: a list of preferences, each a token with optional parameters.
+  private static boolean respondAsync(String prefer) {
+    if (prefer == null) {
+      return false;
+    }
+    for (String preference : prefer.split(",")) {
+      if (preference.split(";", 2)[0].strip().equalsIgnoreCase("respond-async")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -17,6 +17,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -79,17 +80,8 @@ public final class CommandRoundTrip {
     long submitted = System.nanoTime();
     long deadline = submitted + budget.toNanos();
     CompletableFuture<Reply> reply = waiter.expect(command.getCommandId());
-    CompletableFuture<Result> result = publisher.publish(command)
-        .handle((metadata, error) -> {
-          if (error != null) {
-            reply.cancel(false);
-            log.warn("cannot produce command {}: {}", command.getCommandId(), error.toString());
-            throw new CompletionException(ApiException.unavailable("kafka_unavailable",
-                "the command could not be written to Kafka; retry it (a send with the same clientMsgId)"));
-          }
-          return metadata;
-        })
-        .thenCompose(metadata -> reply.completeOnTimeout(null, remaining(deadline), TimeUnit.NANOSECONDS))
+    CompletableFuture<Result> result = produced(command, () -> reply.cancel(false))
+        .thenCompose(written -> reply.completeOnTimeout(null, remaining(deadline), TimeUnit.NANOSECONDS))
         .thenCompose(answer -> resolve(command, answer, deadline));
     result.whenComplete((value, error) -> {
       count(value, error);
@@ -98,6 +90,30 @@ public final class CommandRoundTrip {
       }
     });
     return result;
+  }
+
+  /**
+   * Submits {@code command} and completes as soon as Kafka acknowledged it, {@link Result.Accepted}
+   * without waiting for its outcome (a send asked with {@code Prefer: respond-async}): the command
+   * has its place in its partition, so a client may send the conversation's next one.
+   */
+  public CompletableFuture<Result> submitAccepted(Command command) {
+    CompletableFuture<Result> result = produced(command, () -> { }).thenApply(written -> new Result.Accepted(null));
+    result.whenComplete(this::count);
+    return result;
+  }
+
+  // Kafka's acknowledgement, or a failed future with 503 kafka_unavailable (after `abandon`).
+  private CompletableFuture<RecordMetadata> produced(Command command, Runnable abandon) {
+    return publisher.publish(command).handle((metadata, error) -> {
+      if (error != null) {
+        abandon.run();
+        log.warn("cannot produce command {}: {}", command.getCommandId(), error.toString());
+        throw new CompletionException(ApiException.unavailable("kafka_unavailable",
+            "the command could not be written to Kafka; retry it (a send with the same clientMsgId)"));
+      }
+      return metadata;
+    });
   }
 
   // Runs on the thread that completed the reply; a read of PostgreSQL goes to the workers.
