@@ -20,6 +20,7 @@ import io.seqsync.localstack.EmbeddedKafka;
 import io.seqsync.localstack.LocalPostgres;
 import io.seqsync.store.Announcements;
 import io.seqsync.store.Outcome;
+import java.net.http.HttpRequest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -299,6 +300,26 @@ class SendApiTest {
       assertThat(accepted.json().get("msgId").asText()).isEqualTo("31337");
     }
     assertThat(waiter.pendingCount()).isZero();
+  }
+
+  @Test
+  void preferRespondAsyncIsAnswered202OnceKafkaHasTheCommand() throws Exception {
+    // A budget no answer here could wait out: only the command's acknowledgement can end these sends.
+    try (TestApp patient = new TestApp(postgres, publisher, waiter, Duration.ofMinutes(5), 1024)) {
+      for (String prefer : List.of("respond-async", "wait=10, Respond-Async;x=1")) {
+        String clientMsgId = unique();
+        Http.Response response = patient.http.send(patient.http.builder(SEND, patient.token(1, "phone"))
+            .POST(HttpRequest.BodyPublishers.ofString(send(clientMsgId, "text", "soon")))
+            .header("Content-Type", "application/json").header("Prefer", prefer).build());
+
+        assertThat(response.status()).as(prefer + ": " + response.body()).isEqualTo(202);
+        assertThat(response.json().get("status").asText()).isEqualTo("accepted");
+        assertThat(response.json().get("clientMsgId").asText()).isEqualTo(clientMsgId);
+        assertThat(response.json().get("msgId").isNull()).isTrue();
+        assertThat(commands.next(sendOf(clientMsgId), WAIT).value().getConvId()).isEqualTo(CONV);
+      }
+      assertThat(waiter.pendingCount()).as("nothing waits for their outcomes").isZero();
+    }
   }
 
   @Test
