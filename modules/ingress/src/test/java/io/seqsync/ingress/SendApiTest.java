@@ -319,6 +319,8 @@ class SendApiTest {
         assertThat(commands.next(sendOf(clientMsgId), WAIT).value().getConvId()).isEqualTo(CONV);
       }
       assertThat(waiter.pendingCount()).as("nothing waits for their outcomes").isZero();
+      assertThat(patient.registry.counter("seqsync.ingress.commands", "outcome", "respond_async").count()).isEqualTo(2.0);
+      assertThat(patient.registry.find("seqsync.ingress.commands").tag("outcome", "accepted").counter()).isNull();
     }
   }
 

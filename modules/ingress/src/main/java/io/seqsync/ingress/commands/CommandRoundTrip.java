@@ -84,7 +84,7 @@ public final class CommandRoundTrip {
         .thenCompose(written -> reply.completeOnTimeout(null, remaining(deadline), TimeUnit.NANOSECONDS))
         .thenCompose(answer -> resolve(command, answer, deadline));
     result.whenComplete((value, error) -> {
-      count(value, error);
+      count(outcomeOf(value, error));
       if (value instanceof Result.Stored stored && !stored.duplicate() && command.getPayload() instanceof SendMessage) {
         sendToSeq.record(System.nanoTime() - submitted, TimeUnit.NANOSECONDS);
       }
@@ -99,7 +99,8 @@ public final class CommandRoundTrip {
    */
   public CompletableFuture<Result> submitAccepted(Command command) {
     CompletableFuture<Result> result = produced(command, () -> { }).thenApply(written -> new Result.Accepted(null));
-    result.whenComplete(this::count);
+    // Apart from "accepted" (no outcome within the budget), which tells of a slow pipeline.
+    result.whenComplete((value, error) -> count(error == null ? "respond_async" : outcomeOf(value, error)));
     return result;
   }
 
@@ -189,16 +190,17 @@ public final class CommandRoundTrip {
     return Math.max(0, deadline - System.nanoTime());
   }
 
-  private void count(Result value, Throwable error) {
-    String outcome;
+  private static String outcomeOf(Result value, Throwable error) {
     if (value instanceof Result.Stored stored) {
-      outcome = stored.duplicate() ? "duplicate" : "stored";
+      return stored.duplicate() ? "duplicate" : "stored";
     } else if (value instanceof Result.Accepted) {
-      outcome = "accepted";
-    } else {
-      Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-      outcome = cause instanceof ApiException api ? (api.status() == 503 ? "unavailable" : "rejected") : "failed";
+      return "accepted";
     }
+    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    return cause instanceof ApiException api ? (api.status() == 503 ? "unavailable" : "rejected") : "failed";
+  }
+
+  private void count(String outcome) {
     registry.counter("seqsync.ingress.commands", "outcome", outcome).increment();
   }
 }
