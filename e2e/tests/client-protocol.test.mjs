@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { App } from '../lib/app.mjs';
 import { Caller, eventually } from '../lib/http.mjs';
 import { faultyWebSocket, libraryClient, range, recordingFetch, seqsOf } from '../lib/clients.mjs';
+import { mintOperatorToken } from '../lib/tokens.mjs';
 import { MemoryStore } from '../../clients/js/src/index.js';
 
 const app = new App({ name: 'client-protocol' });
@@ -177,7 +178,8 @@ test('a message the app cannot render is skipped, reported, and the ack moves pa
   const alice = new Caller(app, 151, 'phone');
   const today = new Date().toISOString().slice(0, 10);
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
-  const figures = async () => (await fetch(`${app.baseUrl}/ops/delivery?from=${today}&to=${tomorrow}`)).json();
+  const figures = async () => (await fetch(`${app.baseUrl}/ops/delivery?from=${today}&to=${tomorrow}`,
+    { headers: { authorization: `Bearer ${mintOperatorToken(app.secret)}` } })).json();
   const failedBefore = (await figures()).cases?.render_failed ?? 0;
   const bob = client(152, 'laptop', {
     renderer: (message) => { if (message.type === 'image') JSON.parse(message.content); }, // images are JSON: {url, width, height}

@@ -132,8 +132,8 @@ public final class SeqsyncApp implements AutoCloseable {
     OpsMonitor monitor = own(new OpsMonitor(kafka, topics, config.sequencer().applicationId(), database.jdbi(),
         stores.delivery(), registry)).start();
     BearerTokens bearerTokens = new BearerTokens(tokens, config.auth().identityProvider().map(IdentityProviderTokens::new));
-    // The development sign-in only where the development secret is allowed: everything embedded.
-    Optional<DevSignIn> devSignIn = config.fullyEmbedded()
+    // The development sign-in only with the development secret (which start-up allows only fully embedded).
+    Optional<DevSignIn> devSignIn = config.auth().developmentSecret()
         ? Optional.of(new DevSignIn(tokens, config.auth().demoTokenTtl())) : Optional.empty();
     ingress = own(new IngressApp(IngressSettings.from(config), new CommandChannels(publisher, replies, topics.telemetry()),
         stores, pushes, new Identity(bearerTokens, devSignIn), new Observability(registry, monitor, health.probes())));

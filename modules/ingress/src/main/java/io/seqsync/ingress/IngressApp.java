@@ -65,10 +65,9 @@ import org.slf4j.LoggerFactory;
  * from caller and request to an answer), served by Javalin, with the pages of messages and the
  * sends served by a Jetty handler in front of it ({@link JettyFastPath}); both are thin adapters
  * over the same routes. Every {@code /v1} route needs a bearer token; {@code /health} (and
- * {@code /health/live}, {@code /health/ready}), {@code /metrics} and {@code /ops/delivery}
- * (aggregates only, for operators and scrapers, like the metrics) do not, nor does the web chat
+ * {@code /health/live}, {@code /health/ready}) and {@code /metrics} do not, nor does the web chat
  * client at {@code /} ({@link WebClientFiles}); the ops dashboard ({@code /ops/}, {@code /ops/api/*})
- * needs an operator's token. Takes its dependencies ready-made and owns none of them but its HTTP
+ * and {@code /ops/delivery} need an operator's token. Takes its dependencies ready-made and owns none of them but its HTTP
  * server and worker threads: the caller closes the publisher, the waiter, the database and the
  * registry after {@link #close()}.
  */
@@ -119,13 +118,15 @@ public final class IngressApp implements AutoCloseable {
     this.health = new HealthEndpoints(publisher, replies, conversations, observability.healthProbes(), workers);
     MetricsEndpoint metricsEndpoint = new MetricsEndpoint(registry);
     DeliveryEndpoints delivery =
-        new DeliveryEndpoints(access, publisher, commands.telemetry(), stores.delivery(), Clock.systemUTC());
+        new DeliveryEndpoints(access, publisher, commands.telemetry(), stores.delivery(), settings.deliveryCache(),
+            Clock.systemUTC());
     ArchiveEndpoint archive = new ArchiveEndpoint(access, stores.archive());
     WebClientFiles webClient = new WebClientFiles();
     Authentication authentication = new Authentication(identity.tokens());
     OpsAccess opsAccess = new OpsAccess(identity.tokens());
     OpsDashboard dashboard =
-        new OpsDashboard(new LiveFigures(registry, observability.monitor()), stores.delivery(), Clock.systemUTC());
+        new OpsDashboard(new LiveFigures(registry, observability.monitor()), stores.delivery(), settings.deliveryCache(),
+            Clock.systemUTC());
     HttpMetrics metrics = new HttpMetrics(registry);
     StreamEndpoint stream = new StreamEndpoint(authentication, access, publisher, syncs, pushes, fetchGuard);
     JettyFastPath fastPath = new JettyFastPath(MessageEndpoints.MESSAGES,
@@ -198,7 +199,7 @@ public final class IngressApp implements AutoCloseable {
       api.get("/health/live", Route.open(health::live));
       api.get("/health/ready", Route.open(health::ready));
       api.get("/metrics", Route.open(Endpoint.now(metricsEndpoint::metrics)));
-      api.get("/ops/delivery", Route.open(Endpoint.now(delivery::figures)));
+      api.get("/ops/delivery", Route.of(opsAccess, OpsAccess.api(Endpoint.now(delivery::figures))));
       // The ops dashboard, operators only (else the page is the sign-in page); its scripts and
       // styles hold no data and serve the sign-in page too.
       api.get("/ops/", Route.open(opsAccess.page(Endpoint.now(dashboard::page))));

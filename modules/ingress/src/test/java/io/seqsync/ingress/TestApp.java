@@ -74,7 +74,8 @@ public final class TestApp implements AutoCloseable {
         list(redisUri), new ArchiveQueries(database.jdbi(), config.archive().readBudget()),
         new DeliveryQueries(database.jdbi(), config.delivery().renderTarget()));
     app = new IngressApp(new IngressSettings("127.0.0.1", 0, replyBudget, maxContentBytes,
-        config.sequencer().maxGroupMembers(), config.fetch(), config.http().streamCompression()),
+        config.sequencer().maxGroupMembers(), config.fetch(), config.http().streamCompression(),
+        config.delivery().figuresCache()),
         new CommandChannels(publisher, waiter, Topics.from(config.kafka()).telemetry()), stores, new PushHub(),
         new Identity(tokens, devSignIn ? Optional.of(new DevSignIn(tokens, Duration.ofHours(1))) : Optional.empty()),
         new Observability(registry, monitor(config, stores), List.of()))
