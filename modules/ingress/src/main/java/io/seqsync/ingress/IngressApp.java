@@ -20,6 +20,8 @@ import io.seqsync.ingress.api.SyncDepth;
 import io.seqsync.ingress.api.SyncEndpoint;
 import io.seqsync.ingress.api.SyncService;
 import io.seqsync.ingress.auth.Authentication;
+import io.seqsync.ingress.auth.Revocations;
+import io.seqsync.ingress.auth.SignOut;
 import io.seqsync.ingress.auth.Caller;
 import io.seqsync.ingress.commands.CommandPublisher;
 import io.seqsync.ingress.commands.CommandRoundTrip;
@@ -46,6 +48,7 @@ import io.seqsync.ingress.web.WebClientFiles;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.MessageQueries;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -87,7 +90,12 @@ public final class IngressApp implements AutoCloseable {
   private static final int SELECTORS = Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors() / 2));
 
   private final IngressSettings settings;
+  // How soon a sign-out on another instance is in force here.
+  private static final Duration REVOCATION_POLL = Duration.ofMillis(500);
+
   private final ExecutorService workers;
+  private final Revocations revocations;
+  private final StreamEndpoint stream;
   private final HealthEndpoints health;
   private final Javalin javalin;
   // "METHOD path" of every endpoint, as API.md's table writes them; the messages route is not Javalin's.
@@ -122,13 +130,15 @@ public final class IngressApp implements AutoCloseable {
             Clock.systemUTC());
     ArchiveEndpoint archive = new ArchiveEndpoint(access, stores.archive());
     WebClientFiles webClient = new WebClientFiles();
-    Authentication authentication = new Authentication(identity.tokens());
+    this.revocations = new Revocations(stores.revocations(), REVOCATION_POLL);
+    Authentication authentication = new Authentication(identity.tokens(), revocations);
+    SignOut signOut = new SignOut(revocations, Clock.systemUTC());
     OpsAccess opsAccess = new OpsAccess(identity.tokens());
     OpsDashboard dashboard =
         new OpsDashboard(new LiveFigures(registry, observability.monitor()), stores.delivery(), settings.deliveryCache(),
             Clock.systemUTC());
     HttpMetrics metrics = new HttpMetrics(registry);
-    StreamEndpoint stream = new StreamEndpoint(authentication, access, publisher, syncs, pushes, fetchGuard);
+    this.stream = new StreamEndpoint(authentication, access, publisher, syncs, pushes, fetchGuard, revocations);
     JettyFastPath fastPath = new JettyFastPath(MessageEndpoints.MESSAGES,
         Route.of(authentication, conversation::page), Route.of(authentication, conversation::send),
         conversation::sendsWithoutBlocking, Math.toIntExact(settings.maxRequestBytes()), metrics);
@@ -194,6 +204,7 @@ public final class IngressApp implements AutoCloseable {
       api.get("/v1/archive/messages", Route.of(authentication, fetchGuard.paging(now(archive::messages))));
       api.post("/v1/telemetry/rendered", Route.of(authentication, delivery::rendered));
       api.post("/v1/telemetry/failures", Route.of(authentication, delivery::failures));
+      api.post("/v1/sign-out", Route.of(authentication, now(signOut::signOut)));
       config.routes.ws(Authentication.STREAM_PATH, stream::configure);
       api.get("/health", Route.open(health::basic));
       api.get("/health/live", Route.open(health::live));
@@ -231,6 +242,7 @@ public final class IngressApp implements AutoCloseable {
 
   /** Binds {@code http.host}:{@code http.port} (port 0: any free one) and serves. */
   public IngressApp start() {
+    revocations.start();
     javalin.start();
     log.info("HTTP ingress listening on {}:{}", settings.host(), port());
     return this;
@@ -250,6 +262,8 @@ public final class IngressApp implements AutoCloseable {
   @Override
   public void close() {
     javalin.stop();
+    stream.close();
+    revocations.close();
     health.close();
     workers.shutdown();
     try {
