@@ -162,8 +162,10 @@ function start(token) {
     await client.changeMembers(openConvId, { add: [event.target.elements.userId.value.trim()] }).catch(report);
     event.target.reset();
   });
+  // Signs the device out on the server (its token is refused from then on) and leaves nothing of it
+  // in this browser: the token, cursors and unsent messages.
   $('#sign-out').addEventListener('click', async () => {
-    await client.close();
+    await client.signOut().catch(report);
     sessionStorage.removeItem(TOKEN_KEY);
     location.reload();
   });

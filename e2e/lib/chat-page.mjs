@@ -1,17 +1,21 @@
 // The web chat client (served by the app at /) driven in a browser context: one signed-in device.
 import { screenshotPath } from './browser.mjs';
+import { mintToken } from './tokens.mjs';
 
 export class ChatPage {
-  /** Opens the client in a context of its own and signs in through the development sign-in. */
+  /**
+   * Opens the client in a context of its own and signs in with a token pasted into its form (the
+   * harness's app has a secret of its own, so the development sign-in is off, as anywhere but
+   * `scripts/run` with nothing configured).
+   */
   static async signIn(browser, app, userId, deviceId) {
     const context = await browser.newContext({ viewport: { width: 1000, height: 700 } });
     const page = await context.newPage();
     page.on('pageerror', (error) => console.error(`[${userId}/${deviceId}] page error:`, error));
     await page.goto(app.baseUrl + '/');
-    const form = page.locator('#dev-sign-in');
+    const form = page.locator('#token-sign-in');
     await form.waitFor({ state: 'visible' });
-    await form.locator('input[name=userId]').fill(String(userId));
-    await form.locator('input[name=deviceId]').fill(deviceId);
+    await form.locator('input[name=token]').fill(mintToken(app.secret, userId, deviceId));
     await form.locator('button').click();
     await page.locator('#chat').waitFor({ state: 'visible' });
     return new ChatPage(page, context, `${userId}-${deviceId}`);

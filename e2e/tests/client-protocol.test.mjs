@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { App } from '../lib/app.mjs';
 import { Caller, eventually } from '../lib/http.mjs';
 import { faultyWebSocket, libraryClient, range, recordingFetch, seqsOf } from '../lib/clients.mjs';
+import { mintOperatorToken, mintToken } from '../lib/tokens.mjs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { MemoryStore } from '../../clients/js/src/index.js';
 
 const app = new App({ name: 'client-protocol' });
@@ -177,7 +179,8 @@ test('a message the app cannot render is skipped, reported, and the ack moves pa
   const alice = new Caller(app, 151, 'phone');
   const today = new Date().toISOString().slice(0, 10);
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
-  const figures = async () => (await fetch(`${app.baseUrl}/ops/delivery?from=${today}&to=${tomorrow}`)).json();
+  const figures = async () => (await fetch(`${app.baseUrl}/ops/delivery?from=${today}&to=${tomorrow}`,
+    { headers: { authorization: `Bearer ${mintOperatorToken(app.secret)}` } })).json();
   const failedBefore = (await figures()).cases?.render_failed ?? 0;
   const bob = client(152, 'laptop', {
     renderer: (message) => { if (message.type === 'image') JSON.parse(message.content); }, // images are JSON: {url, width, height}
@@ -223,4 +226,32 @@ test('a device over its fetch bucket is told 429 with Retry-After, waits it, and
     bob.api.call('GET', `/v1/conversations/${conv}/messages`, { kind: 'fetch', query: { last: 1 } })));
   assert.ok(pages.every((page) => page.messages[0].content === 'one'));
   assert.ok(bob.api.stats.rateLimited > 0, JSON.stringify(bob.api.stats));
+});
+
+test('a socket whose token expires is closed; the client goes on with a token from getToken(), losing and doubling nothing', async () => {
+  const conv = 'd:191:192';
+  const alice = new Caller(app, 191, 'phone');
+  let renewals = 0;
+  const bob = client(192, 'laptop', {
+    // Past the 5 s the client renews ahead of a connect, so the first socket is closed by the server at expiry.
+    token: mintToken(app.secret, 192, 'laptop', 8),
+    getToken: async () => {
+      renewals += 1;
+      return mintToken(app.secret, 192, 'laptop', 3600);
+    },
+  });
+  const states = [];
+  bob.on('state', ({ state }) => states.push(state));
+  await bob.connect();
+  await bob.caughtUp();
+  for (let i = 1; i <= 30; i += 1) { // 9 s or more: across the first token's expiry
+    await alice.send(conv, `m${i}`);
+    await sleep(300);
+  }
+  await eventually(() => seqsOf(bob, conv), (seqs) => seqs.length >= 30, { what: 'all 30 at bob', timeoutMs: 20_000 });
+  await bob.caughtUp();
+  assert.deepEqual(seqsOf(bob, conv), range(1, 30));
+  assert.equal(renewals, 1, 'one renewal, shared by the socket and the requests that found the token expired');
+  assert.ok(states.includes('reconnecting'), `the server closed the socket at expiry: ${states.join(' ')}`);
+  await eventually(() => serverCursor(new Caller(app, 192, 'laptop'), conv), (seq) => seq === 30, { what: 'ack of seq 30' });
 });

@@ -80,7 +80,7 @@ async function eventually(what, check, timeoutMs = 90_000) {
 test('only an operator opens the dashboard: 401 without a valid token, 403 with a user\'s', async () => {
   const user = mintToken(app.secret, 21, 'phone');
   const forged = mintOperatorToken('x'.repeat(64));
-  for (const path of ['/ops/', '/ops/api/live', '/ops/api/delivery', '/ops/api/delivery/cases']) {
+  for (const path of ['/ops/', '/ops/api/live', '/ops/api/delivery', '/ops/api/delivery/cases', '/ops/delivery']) {
     assert.equal((await fetch(`${app.baseUrl}${path}`)).status, 401, `${path} without a token`);
     assert.equal((await fetch(`${app.baseUrl}${path}`, { headers: bearer(forged) })).status, 401, `${path} forged`);
     assert.equal((await fetch(`${app.baseUrl}${path}`, { headers: bearer(user) })).status, 403, `${path} a user's token`);
@@ -91,8 +91,7 @@ test('only an operator opens the dashboard: 401 without a valid token, 403 with 
   }
   // An operator's token is no user's: the chat API refuses it.
   assert.equal((await fetch(`${app.baseUrl}/v1/conversations`, { headers: bearer(mintOperatorToken(app.secret)) })).status, 401);
-  // The tokenless routes stay as they were.
-  assert.equal((await fetch(`${app.baseUrl}/ops/delivery`)).status, 200);
+  // The scrapers' route needs no token.
   assert.equal((await fetch(`${app.baseUrl}/metrics`)).status, 200);
 });
 

@@ -2,8 +2,8 @@
 // Chromium against the real app: user 1 on two devices (two browser contexts) and user 2. Unread
 // badges on both devices, a read on one clearing the other's badge and showing "seen" to the
 // sender, a draft following the user to the other device, older pages on scrolling back, a group
-// (created, a member added, a message recalled), and the offline banner while the server is down, with nothing lost after it is back. Screenshots are
-// kept in e2e/output/screenshots.
+// (created, a member added, a message recalled), the offline banner while the server is down, with nothing lost after it is back,
+// and a sign-out that revokes the device and clears its local data. Screenshots are kept in e2e/output/screenshots.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { App } from '../lib/app.mjs';
@@ -130,4 +130,24 @@ test('with the server stopped the banner shows; after the restart nothing is los
   const texts = await laptop.page.locator('#messages li .text').allTextContents();
   for (const text of expected) assert.equal(texts.filter((t) => t === text).length, 1, text);
   await Promise.all([laptop.screenshot('7-back'), desk.screenshot('7-back')]);
+});
+
+test('signing out revokes the device on the server and leaves nothing of it in the browser', async () => {
+  const token = await phone.page.evaluate(() => window.seqsync.api.token);
+  const keys = () => phone.page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('seqsync:1:phone:')));
+  await phone.open(CONV); // renders, acks: the device keeps its cursor in localStorage
+  for (const deadline = Date.now() + 30_000; (await keys()).length === 0;) {
+    assert.ok(Date.now() < deadline, 'the device kept its cursors while signed in');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await phone.page.locator('#sign-out').click();
+  await phone.page.locator('#sign-in').waitFor({ state: 'visible', timeout: 30_000 });
+  const refused = await fetch(`${app.baseUrl}/v1/conversations`, { headers: { authorization: `Bearer ${token}` } });
+  assert.equal(refused.status, 401);
+  assert.equal((await refused.json()).error.code, 'token_revoked');
+  assert.deepEqual(await keys(), [], 'cursors and outbox gone');
+  assert.equal(await phone.page.evaluate(() => sessionStorage.getItem('seqsync:token')), null);
+  // The user's other device goes on.
+  await laptop.send('still here');
+  await laptop.page.locator('#messages li[data-seq] .text', { hasText: 'still here' }).waitFor({ timeout: 30_000 });
 });

@@ -1,6 +1,7 @@
 // The HTTP half of API.md: JSON in and out with the bearer token, and the retry rules every call
 // shares: 429 waits its Retry-After, 503 its Retry-After or a back-off, a network failure a back-off
-// (only for calls that are safe to repeat); any other error is thrown as a SeqsyncError at once.
+// (only for calls that are safe to repeat), a 401 a new token from the app's getToken() (once);
+// any other error is thrown as a SeqsyncError at once.
 import { fullJitter } from './backoff.js';
 
 /** An answer that is not a success: the HTTP status and API.md's error code. */
@@ -22,6 +23,8 @@ export class SeqsyncError extends Error {
  * @typedef {object} ApiOptions
  * @property {string} baseUrl e.g. `https://chat.example.com` (no trailing slash needed)
  * @property {string} token the bearer token (API.md: Identity)
+ * @property {() => Promise<string>} [getToken] a new token for the same user and device, asked for when the
+ *   server refuses the current one (expired, or its device signed out): the call is then sent again once
  * @property {typeof fetch} [fetch] defaults to the global fetch
  * @property {number} [maxAttempts] tries of a call that may be repeated (default 8)
  * @property {import('./backoff.js').BackoffOptions} [backoff]
@@ -48,9 +51,12 @@ export class RequestStats {
 
 export class Api {
   /** @param {ApiOptions} options */
-  constructor({ baseUrl, token, fetch: fetchImpl, maxAttempts = 8, backoff = {}, sleep }) {
+  constructor({ baseUrl, token, getToken, fetch: fetchImpl, maxAttempts = 8, backoff = {}, sleep }) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
     this.token = token;
+    this.getToken = getToken;
+    /** @type {Promise<string> | null} */
+    this.renewing = null;
     this.fetch = fetchImpl ?? ((input, init) => globalThis.fetch(input, init));
     this.maxAttempts = maxAttempts;
     this.backoff = backoff;
@@ -73,14 +79,16 @@ export class Api {
     for (const [key, value] of Object.entries(query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));
     }
+    let renewed = false;
     for (let attempt = 0; ; attempt += 1) {
       const last = attempt + 1 >= attempts;
+      const token = this.token;
       this.stats.count(kind);
       let response;
       try {
         response = await this.fetch(url, {
           method,
-          headers: { ...headers, authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          headers: { ...headers, authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
           body: body === undefined ? undefined : JSON.stringify(body),
         });
       } catch (error) {
@@ -90,6 +98,12 @@ export class Api {
         continue;
       }
       if (response.ok) return response.status === 204 ? null : response.json();
+      if (response.status === 401 && this.getToken && !renewed) {
+        await response.body?.cancel();
+        renewed = true;
+        await this.renew(token);
+        continue;
+      }
       const retryAfterMs = Number(response.headers.get('retry-after') ?? NaN) * 1000;
       if (response.status === 429) this.stats.rateLimited += 1;
       if (response.status === 503) this.stats.overloaded += 1;
@@ -104,6 +118,41 @@ export class Api {
       }
       throw await errorOf(response);
     }
+  }
+
+  /**
+   * A new token from the app's getToken() in place of `stale`: callers that find the same token
+   * refused at once share one renewal, and one that finds it renewed already uses the new one.
+   * @param {string} stale
+   * @returns {Promise<string>}
+   */
+  async renew(stale) {
+    if (!this.getToken || this.token !== stale) return this.token;
+    this.renewing ??= this.getToken().then((token) => {
+      const before = parseToken(this.token);
+      const after = parseToken(token);
+      if (after.userId !== before.userId || after.deviceId !== before.deviceId) {
+        throw new Error(`getToken() must give a token of user ${before.userId} on device ${before.deviceId}`);
+      }
+      this.token = token;
+      return token;
+    }).finally(() => { this.renewing = null; });
+    return this.renewing;
+  }
+}
+
+
+/**
+ * Whether a token expires within `marginMs` (read, not verified; a token without exp: never).
+ * @param {string} token
+ * @param {number} [marginMs]
+ */
+export function expiresSoon(token, marginMs = 5000) {
+  try {
+    const { exp } = JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')));
+    return typeof exp === 'number' && exp * 1000 - marginMs <= Date.now();
+  } catch {
+    return false;
   }
 }
 

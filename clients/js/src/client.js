@@ -2,7 +2,7 @@
 // clients (the seeds' pitfalls): handshake on every connect, gap detection and range fill, first
 // screens and history pages, ack after render, lost-ack correction, skip-and-report, sends by
 // clientMsgId. The app owns the UI: it listens to events and reports what it rendered.
-import { Api, parseToken } from './api.js';
+import { Api, expiresSoon, parseToken } from './api.js';
 import { Connection } from './connection.js';
 import { Conversation } from './conversation.js';
 import { Emitter, once } from './emitter.js';
@@ -35,6 +35,10 @@ import { countNew, listOf, localUnread, mergeListEntry, summary } from './list.j
  * @typedef {object} ClientOptions
  * @property {string} baseUrl the server, e.g. `https://chat.example.com`
  * @property {string} token a bearer token (API.md: Identity)
+ * @property {() => Promise<string>} [getToken] a new token for the same user and device: asked for when the server
+ *   refuses the current one (an HTTP 401, or the stream closed with 4401 as the token expired or its device signed
+ *   out) and before the stream connects with a token that expires within 5 s; without it such a client stops
+ *   being served until it is made anew with a new token
  * @property {any} [WebSocket] the WebSocket constructor (default: the global one; in Node 20 pass the ws package's)
  * @property {typeof fetch} [fetch] default: the global fetch
  * @property {import('./store.js').SeqsyncStore} [store] where cursors and unsent messages persist (default: memory)
@@ -57,7 +61,7 @@ export class SeqsyncClient extends Emitter {
     this.store = store;
     this.handshakeMode = handshake;
     this.draftDelayMs = options.draftDelayMs ?? 300;
-    this.api = new Api({ baseUrl, token, fetch: options.fetch });
+    this.api = new Api({ baseUrl, token, getToken: options.getToken, fetch: options.fetch });
     /** @type {Map<string, Conversation>} */
     this.conversations = new Map();
     this.reporter = new Reporter(this.api, store, {
@@ -73,9 +77,14 @@ export class SeqsyncClient extends Emitter {
       realigned: (conv) => { this.store.saveCursor(conv.convId, conv.base).then(() => this.reporter.ackMoved(conv)); },
     }, { baseMs: 500, capMs: 10_000, ...options.backoff });
     const streamUrl = new URL('/v1/stream', this.api.baseUrl.replace(/^http/, 'ws'));
-    streamUrl.searchParams.set('access_token', token);
     this.connection = new Connection({
-      url: streamUrl.toString(), WebSocket: options.WebSocket ?? globalThis.WebSocket, backoff: options.backoff,
+      url: async () => {
+        if (expiresSoon(this.api.token)) await this.api.renew(this.api.token);
+        streamUrl.searchParams.set('access_token', this.api.token);
+        return streamUrl.toString();
+      },
+      onTokenEnded: options.getToken ? () => this.api.renew(streamUrl.searchParams.get('access_token') ?? '') : undefined,
+      WebSocket: options.WebSocket ?? globalThis.WebSocket, backoff: options.backoff,
       pingIntervalMs: options.pingIntervalMs,
       onOpen: () => this.opened(),
       onFrame: (frame) => this.frame(frame),
@@ -110,6 +119,21 @@ export class SeqsyncClient extends Emitter {
     for (const timer of this.draftTimers.values()) clearTimeout(timer);
     this.reporter.stop();
     await this.reporter.flush(); // one last try of what is pending (the store has the cursors anyway)
+  }
+
+  /**
+   * Signs this device out (with `allDevices`, every device of the user): its tokens are refused from
+   * then on, everywhere. Stops the client first (pending acks are sent), and afterwards forgets what
+   * the store holds for the device: cursors and unsent messages.
+   * @param {{allDevices?: boolean}} [options]
+   */
+  async signOut({ allDevices = false } = {}) {
+    await this.close();
+    try {
+      await this.api.call('POST', '/v1/sign-out', { body: allDevices ? { allDevices: true } : {}, kind: 'sign-out' });
+    } finally {
+      await this.store.clear?.(); // signed out or not, nothing of the device stays here
+    }
   }
 
   /** Resolves once the connection is live and nothing is being caught up or filled. */

@@ -7,14 +7,18 @@
 //   any ──close()──▶ closed
 //
 // It knows nothing of the protocol beyond frames: the client runs the handshake on `open` and
-// calls `live()` when it is done.
+// calls `live()` when it is done. A socket the server closes with 4401 (its token expired, or its
+// device signed out) reconnects at once with the URL asked for anew after `onTokenEnded`, which
+// gets a new token; if that fails, it backs off as for any lost socket.
 import { Backoff } from './backoff.js';
 
 /** @typedef {'idle' | 'connecting' | 'syncing' | 'live' | 'reconnecting' | 'closed'} ConnectionState */
 
 /**
  * @typedef {object} ConnectionOptions
- * @property {string} url the stream's ws:// or wss:// URL, with its access_token
+ * @property {string | (() => string | Promise<string>)} url the stream's ws:// or wss:// URL with its
+ *   access_token, or a function giving it for each connect (the token may have been renewed)
+ * @property {() => Promise<unknown>} [onTokenEnded] the server closed the socket with 4401: get a new token
  * @property {any} WebSocket a WebSocket constructor (the browser's, or the `ws` package's in Node)
  * @property {import('./backoff.js').BackoffOptions} [backoff]
  * @property {number} [pingIntervalMs] a ping when the socket was quiet this long (default 20000)
@@ -26,9 +30,11 @@ import { Backoff } from './backoff.js';
 
 export class Connection {
   /** @param {ConnectionOptions} options */
-  constructor({ url, WebSocket, backoff = {}, pingIntervalMs = 20_000, pongTimeoutMs = 10_000, onOpen, onFrame, onState }) {
+  constructor({ url, WebSocket, backoff = {}, pingIntervalMs = 20_000, pongTimeoutMs = 10_000, onOpen, onFrame, onState,
+    onTokenEnded }) {
     if (!WebSocket) throw new Error('no WebSocket: pass one (in Node 20: the ws package\'s WebSocket)');
-    this.url = url;
+    this.url = typeof url === 'function' ? url : () => url;
+    this.onTokenEnded = onTokenEnded;
     this.WebSocket = WebSocket;
     this.backoff = new Backoff({ baseMs: 500, capMs: 10_000, ...backoff });
     this.pingIntervalMs = pingIntervalMs;
@@ -78,12 +84,14 @@ export class Connection {
   }
 
   /** @private */
-  open() {
+  async open() {
     this.clearTimer();
     this.setState('connecting');
     let socket;
     try {
-      socket = new this.WebSocket(this.url);
+      const url = await this.url();
+      if (this.state !== 'connecting') return; // closed meanwhile
+      socket = new this.WebSocket(url);
     } catch {
       this.retry();
       return;
@@ -107,8 +115,22 @@ export class Connection {
       }
       this.onFrame(frame);
     };
-    socket.onclose = () => this.lost(socket);
+    socket.onclose = (/** @type {{code?: number}} */ event) => {
+      if (event?.code === TOKEN_ENDED && this.onTokenEnded) this.renewed(socket);
+      else this.lost(socket);
+    };
     socket.onerror = () => this.lost(socket);
+  }
+
+  /** @private @param {any} socket closed by the server for its token: a new token, then a new socket at once */
+  renewed(socket) {
+    if (this.socket !== socket || this.state === 'closed') return;
+    this.socket = null;
+    closeQuietly(socket);
+    this.setState('reconnecting', 0);
+    /** @type {() => Promise<unknown>} */ (this.onTokenEnded)().then(
+      () => { if (this.state === 'reconnecting') this.open(); },
+      () => { if (this.state === 'reconnecting') this.retry(); });
   }
 
   /** Called by the client when a handshake failed: the socket is no good, start over. */
@@ -165,6 +187,9 @@ export class Connection {
     this.onState(state, { attempt: this.attempts, delayMs });
   }
 }
+
+// The server's close code for a socket whose token expired or whose device signed out.
+const TOKEN_ENDED = 4401;
 
 /** @param {any} socket */
 function closeQuietly(socket) {

@@ -19,6 +19,7 @@
  * @property {() => Promise<OutboxItem[]>} loadOutbox
  * @property {(item: OutboxItem) => Promise<void>} putOutbox
  * @property {(clientMsgId: string) => Promise<void>} deleteOutbox
+ * @property {() => Promise<void>} [clear] forgets everything it holds (sign-out)
  */
 
 /**
@@ -46,6 +47,11 @@ export class MemoryStore {
 
   /** @param {string} clientMsgId */
   async deleteOutbox(clientMsgId) { this.outbox.delete(clientMsgId); }
+
+  async clear() {
+    this.cursors.clear();
+    this.outbox.clear();
+  }
 }
 
 /**
@@ -55,7 +61,8 @@ export class MemoryStore {
  */
 export class WebStorageStore {
   /**
-   * @param {{getItem(key: string): string | null, setItem(key: string, value: string): void}} storage
+   * @param {{getItem(key: string): string | null, setItem(key: string, value: string): void,
+   *   removeItem(key: string): void}} storage
    * @param {string} prefix e.g. `seqsync:1:phone`
    */
   constructor(storage, prefix) {
@@ -90,5 +97,9 @@ export class WebStorageStore {
     const outbox = this.read('outbox');
     delete outbox[clientMsgId];
     this.write('outbox', outbox);
+  }
+
+  async clear() {
+    for (const name of ['cursors', 'outbox']) this.storage.removeItem(`${this.prefix}:${name}`);
   }
 }

@@ -40,6 +40,7 @@ import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.Database;
 import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.MessageQueries;
+import io.seqsync.store.RevocationQueries;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Optional;
@@ -128,12 +129,12 @@ public final class SeqsyncApp implements AutoCloseable {
     IngressStores stores = new IngressStores(new MessageQueries(database.jdbi()), conversations,
         new ConversationList(redis, new ConversationIndexRebuild(database.jdbi(), index), conversations, redisHealth),
         new ArchiveQueries(database.jdbi(), config.archive().readBudget()),
-        new DeliveryQueries(database.jdbi(), config.delivery().renderTarget()));
+        new DeliveryQueries(database.jdbi(), config.delivery().renderTarget()), new RevocationQueries(database.jdbi()));
     OpsMonitor monitor = own(new OpsMonitor(kafka, topics, config.sequencer().applicationId(), database.jdbi(),
         stores.delivery(), registry)).start();
     BearerTokens bearerTokens = new BearerTokens(tokens, config.auth().identityProvider().map(IdentityProviderTokens::new));
-    // The development sign-in only where the development secret is allowed: everything embedded.
-    Optional<DevSignIn> devSignIn = config.fullyEmbedded()
+    // The development sign-in only with the development secret (which start-up allows only fully embedded).
+    Optional<DevSignIn> devSignIn = config.auth().developmentSecret()
         ? Optional.of(new DevSignIn(tokens, config.auth().demoTokenTtl())) : Optional.empty();
     ingress = own(new IngressApp(IngressSettings.from(config), new CommandChannels(publisher, replies, topics.telemetry()),
         stores, pushes, new Identity(bearerTokens, devSignIn), new Observability(registry, monitor, health.probes())));

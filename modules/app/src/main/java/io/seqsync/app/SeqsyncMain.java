@@ -4,6 +4,7 @@ import ch.qos.logback.classic.Level;
 import io.seqsync.analytics.AnalyticsCommand;
 import io.seqsync.config.ConfigException;
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.Redaction;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.ingress.auth.TokenCommand;
 import io.seqsync.ingress.auth.Tokens;
@@ -73,11 +74,16 @@ public final class SeqsyncMain {
       app.close();
       stopped.countDown();
     }, "seqsync-shutdown"));
-    log.info("seqsync is up: HTTP http://localhost:{}, Kafka {}, PostgreSQL {}, Redis {}", app.httpPort(),
-        app.stack().kafkaBootstrapServers(), app.stack().postgresJdbcUrl(), app.stack().redisUri());
+    log.info("seqsync is up: HTTP http://{}:{}, Kafka {}, PostgreSQL {}, Redis {}", config.http().host(), app.httpPort(),
+        app.stack().kafkaBootstrapServers(), Redaction.withoutSecrets(app.stack().postgresJdbcUrl()),
+        Redaction.withoutSecrets(app.stack().redisUri()));
+    if (config.auth().developmentSecret()) {
+      log.info("development secret: the development sign-in and demo tokens are on, and HTTP listens on {}{}",
+          config.http().host(), config.http().loopback() ? " only (set http.host to listen elsewhere)" : "");
+    }
     log.info("web chat client: http://localhost:{}/{}", app.httpPort(),
-        config.fullyEmbedded() ? " (development sign-in: any user id and device name)" : "");
-    if (config.fullyEmbedded() && config.auth().secret().isEmpty()) {
+        config.auth().developmentSecret() ? " (development sign-in: any user id and device name)" : "");
+    if (config.auth().developmentSecret()) {
       log.info("demo tokens (development secret, valid {}):\n  user 1, device phone:  {}\n  user 2, device laptop: {}"
               + "\n  operator (the ops dashboard, http://localhost:{}/ops/): {}",
           config.auth().demoTokenTtl(), app.tokens().mint(1, "phone", config.auth().demoTokenTtl()),

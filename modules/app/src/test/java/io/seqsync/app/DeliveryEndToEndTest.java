@@ -28,10 +28,12 @@ class DeliveryEndToEndTest extends EndToEndTest {
     ApiClient bobLaptop = client(502, "laptop");
     List<JsonNode> sent = send(alice, CONV, 3);
     long created = sent.get(0).get("createTime").asLong();
-    ApiClient operator = new ApiClient(app.httpPort(), null);
+    ApiClient operator = EndToEnd.operator(app);
     LocalDate today = LocalDate.now(ZoneOffset.UTC);
     String figures = "/ops/delivery?from=" + today.minusDays(1) + "&to=" + today.plusDays(1);
     assertThat(ok(operator.get(figures)).get("sends").asLong()).isEqualTo(3);
+    assertThat(new ApiClient(app.httpPort(), null).get(figures).status()).as("no token").isEqualTo(401);
+    assertThat(alice.get(figures).status()).as("a user's token").isEqualTo(403);
 
     // Each refused batch starts with a valid late render of message 3: had any of it been taken,
     // message 3 would count as delivered and as a slow delivery below.

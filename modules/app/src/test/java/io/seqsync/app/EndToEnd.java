@@ -47,13 +47,20 @@ final class EndToEnd {
         "http.port", "0",
         "http.reply-budget", "10s",
         "kafka.partitions", "3",
-        "sequencer.session-timeout", "6s"));
+        "sequencer.session-timeout", "6s",
+        // Delivery figures as they are now, not as a minute ago: the tests wait for them to change.
+        "delivery.figures-cache", "0s"));
     settings.putAll(overrides);
     return ConfigLoader.of(settings);
   }
 
   static ApiClient client(SeqsyncApp app, long userId, String deviceId) {
     return new ApiClient(app.httpPort(), token(app, userId, deviceId));
+  }
+
+  /** An operator (the ops routes and /ops/delivery). */
+  static ApiClient operator(SeqsyncApp app) {
+    return new ApiClient(app.httpPort(), app.tokens().mintOperator(Duration.ofHours(1)));
   }
 
   static String token(SeqsyncApp app, long userId, String deviceId) {

@@ -62,7 +62,7 @@ class ReplayEndToEndTest {
       accepted(bob.post("/v1/telemetry/failures", "{\"items\":[{\"msgId\":\"" + sent.get(2).get("msgId").asText()
           + "\",\"convId\":\"" + DIRECT + "\",\"seq\":3,\"reason\":\"unsupported\"}]}"));
 
-      ApiClient operator = new ApiClient(app.httpPort(), null);
+      ApiClient operator = EndToEnd.operator(app);
       awaitActivation(bob, DIRECT, activation -> activation.get("readSeq").asLong() == 15
           && activation.get("deviceCursor").asLong() == 10 && activation.get("latestSeq").asLong() == 16);
       await(() -> ok(operator.get(figures)), answer -> answer.get("cases").size() == 2 && answer.get("delivered").asLong() == 2);
@@ -100,7 +100,7 @@ class ReplayEndToEndTest {
       assertThat(tables(database)).isEqualTo(tablesBefore);
       ApiClient alice = EndToEnd.client(app, 901, "phone");
       ApiClient bob = EndToEnd.client(app, 902, "laptop");
-      assertThat(answers(bob, alice, new ApiClient(app.httpPort(), null), group, figures)).isEqualTo(answersBefore);
+      assertThat(answers(bob, alice, EndToEnd.operator(app), group, figures)).isEqualTo(answersBefore);
       JsonNode next = send(bob, DIRECT, 1).get(0);
       assertThat(next.get("seq").asLong()).as("the sequencer's state was never a projection").isEqualTo(17);
     } finally {

@@ -35,6 +35,27 @@ class StartupChecksTest {
   }
 
   @Test
+  void theDevelopmentSecretNamedExplicitlyIsRefusedEvenFullyEmbedded() {
+    assertThatThrownBy(() -> StartupChecks.tokens(ConfigLoader.of(Map.of("auth.secret", Tokens.DEV_SECRET))))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("published");
+  }
+
+  @Test
+  void aProductionBuildRefusesTheDevelopmentSecret() {
+    assertThatThrownBy(() -> StartupChecks.tokens(ConfigLoader.of(Map.of()), false))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("production build");
+    assertThat(StartupChecks.tokens(ConfigLoader.of(Map.of("auth.secret", SECRET)), false)).isNotNull();
+  }
+
+  @Test
+  void theDevelopmentSecretListensOnLoopbackUnlessToldOtherwise() {
+    assertThat(ConfigLoader.of(Map.of()).http().host()).isEqualTo("127.0.0.1");
+    assertThat(ConfigLoader.of(Map.of()).http().loopback()).isTrue();
+    assertThat(ConfigLoader.of(Map.of("http.host", "0.0.0.0")).http().loopback()).isFalse();
+    assertThat(ConfigLoader.of(Map.of("auth.secret", SECRET)).http().host()).isEqualTo("0.0.0.0");
+  }
+
+  @Test
   void aShortSecretIsAConfigurationError() {
     assertThatThrownBy(() -> StartupChecks.tokens(ConfigLoader.of(Map.of(
         "redis.uri", "redis://cache:6379", "auth.secret", "short"))))

@@ -7,16 +7,23 @@ import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 
 /** A real WebSocket client of {@code /v1/stream} for tests: every frame received, parsed, in order. */
 final class StreamClient implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** How the server closed the socket. */
+  record Close(int code, String reason) {}
+
   private final BlockingQueue<JsonNode> frames = new LinkedBlockingQueue<>();
+  private final CompletableFuture<Close> closed = new CompletableFuture<>();
   private final WebSocket socket;
   private volatile boolean pausing;
 
@@ -39,6 +46,12 @@ final class StreamClient implements AutoCloseable {
           }
         }
         webSocket.request(1);
+        return null;
+      }
+
+      @Override
+      public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+        closed.complete(new Close(statusCode, reason));
         return null;
       }
     }).join();
@@ -93,6 +106,24 @@ final class StreamClient implements AutoCloseable {
         return frame;
       }
     }
+  }
+
+  /** How the server closed the socket, once it has; an AssertionError if not within {@code timeout}. */
+  Close closed(Duration timeout) {
+    try {
+      return closed.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      throw new AssertionError("not closed within " + timeout);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  boolean isClosed() {
+    return closed.isDone();
   }
 
   static Predicate<JsonNode> ofType(String type) {

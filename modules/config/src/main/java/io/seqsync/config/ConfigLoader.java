@@ -84,7 +84,9 @@ public final class ConfigLoader {
             integer("sequencer.max-content-bytes", 64 * 1024),
             integer("sequencer.max-group-members", 10_000),
             bool("sequencer.transactional-stores", true)),
-        new SeqsyncConfig.Http(string("http.host", "0.0.0.0"), integer("http.port", 8080),
+        // With the development secret anyone can mint tokens: reachable from this machine only, unless asked.
+        new SeqsyncConfig.Http(string("http.host", optional("auth.secret").isEmpty() ? "127.0.0.1" : "0.0.0.0"),
+            integer("http.port", 8080),
             duration("http.reply-budget", Duration.ofSeconds(2)),
             // 5 ms, Kafka's default, not 1: 35-49 % fewer produce requests at 1,000 sends/s and mostly lower
             // latencies on a full 2-core machine; 1 ms gains 3-4 ms of p50 where CPU is spare
@@ -102,7 +104,7 @@ public final class ConfigLoader {
             lane("first-screen", Math.max(1, poolSize / 2), 64, Duration.ofSeconds(2)),
             lane("paging", Math.max(1, poolSize / 8), 16, Duration.ofMillis(500))),
         new SeqsyncConfig.Delivery(string("delivery.group-id", "seqsync-delivery"),
-            duration("delivery.render-target", Duration.ofSeconds(2))),
+            duration("delivery.render-target", Duration.ofSeconds(2)), duration("delivery.figures-cache", Duration.ofSeconds(30))),
         new SeqsyncConfig.Archive(integer("archive.hot-days", 45), duration("archive.interval", Duration.ofHours(1)),
             duration("archive.read-budget", Duration.ofSeconds(3))),
         new SeqsyncConfig.Health(integer("health.projector-lag-threshold", 10_000)));

@@ -117,10 +117,16 @@ public record SeqsyncConfig(
    */
   public record Http(String host, int port, Duration replyBudget, Duration commandLinger, boolean streamCompression) {
     public Http {
+      require(!host.isBlank(), "http.host must not be blank");
       require(port >= 0 && port <= 65535, "http.port must be 0..65535");
       require(!replyBudget.isNegative(), "http.reply-budget must not be negative");
       require(!commandLinger.isNegative() && commandLinger.compareTo(Duration.ofSeconds(1)) <= 0,
           "http.command-linger must be 0..1s");
+    }
+
+    /** Whether the ingress listens on a loopback address only. */
+    public boolean loopback() {
+      return isLoopback(host);
     }
   }
 
@@ -129,7 +135,12 @@ public record SeqsyncConfig(
    * only when every server is embedded (see the app's start-up check). {@code identityProvider}:
    * RS256 and ES256 tokens verified against its JWKS, besides; empty: none accepted.
    */
-  public record Auth(Optional<String> secret, Duration demoTokenTtl, Optional<IdentityProvider> identityProvider) {}
+  public record Auth(Optional<String> secret, Duration demoTokenTtl, Optional<IdentityProvider> identityProvider) {
+    /** No secret configured: tokens are signed with the published development secret. */
+    public boolean developmentSecret() {
+      return secret.isEmpty();
+    }
+  }
 
   /**
    * An identity provider's tokens (RS256, ES256), verified with the keys its {@code jwksUrl}
@@ -145,6 +156,9 @@ public record SeqsyncConfig(
       String scheme = jwksUrl.getScheme() == null ? "" : jwksUrl.getScheme().toLowerCase(java.util.Locale.ROOT);
       require(jwksUrl.isAbsolute() && (scheme.equals("https") || scheme.equals("http")) && jwksUrl.getHost() != null,
           "auth.jwks-url must be an http(s) URL, got '" + jwksUrl + "'");
+      // Keys fetched over plain http could be swapped on the way, and with them every token accepted.
+      require(scheme.equals("https") || isLoopback(jwksUrl.getHost()),
+          "auth.jwks-url must be https (plain http only on loopback), got '" + jwksUrl + "'");
       require(!issuer.isBlank(), "auth.issuer is required with auth.jwks-url: tokens of any other issuer are refused");
       require(!audience.isBlank(), "auth.audience is required with auth.jwks-url: tokens for other clients are refused");
       require(!userClaim.isBlank() && !deviceClaim.isBlank(), "auth.user-claim and auth.device-claim must not be blank");
@@ -172,12 +186,15 @@ public record SeqsyncConfig(
   /**
    * Delivery acceptance (R17, R24): the consumer group that projects clients' delivery reports into
    * PostgreSQL, and the send-to-render time within which a message counts as delivered on time;
-   * a render later than that is filed as a negative case with its cause.
+   * a render later than that is filed as a negative case with its cause. {@code figuresCache}: how
+   * long the figures of a period, once computed, answer whoever asks (each computation scans the
+   * period's messages).
    */
-  public record Delivery(String groupId, Duration renderTarget) {
+  public record Delivery(String groupId, Duration renderTarget, Duration figuresCache) {
     public Delivery {
       require(!groupId.isBlank(), "delivery.group-id must not be blank");
       require(renderTarget.toMillis() > 0, "delivery.render-target must be positive");
+      require(!figuresCache.isNegative(), "delivery.figures-cache must not be negative");
     }
   }
 
@@ -236,6 +253,12 @@ public record SeqsyncConfig(
         return concurrency + queue;
       }
     }
+  }
+
+  /** A host name or address that only this machine reaches: localhost, 127.0.0.0/8 or ::1. */
+  static boolean isLoopback(String host) {
+    String bare = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    return bare.equalsIgnoreCase("localhost") || bare.matches("127(\\.\\d{1,3}){3}") || bare.equals("::1");
   }
 
   /** True when no external service is configured for any of Kafka, PostgreSQL and Redis. */

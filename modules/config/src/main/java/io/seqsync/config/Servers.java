@@ -36,6 +36,11 @@ public final class Servers implements AutoCloseable {
     return new Servers(running.endpoints(), Optional.of(running));
   }
 
+  /** Whether this build has embedded servers (the development build; a production build has none). */
+  public static boolean embeddedAvailable() {
+    return ServiceLoader.load(EmbeddedServers.class).findFirst().isPresent();
+  }
+
   public Endpoints endpoints() {
     return endpoints;
   }

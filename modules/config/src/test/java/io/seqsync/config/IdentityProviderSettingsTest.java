@@ -43,8 +43,19 @@ class IdentityProviderSettingsTest {
     assertRefused(Map.of("auth.jwks-url", "idp.example/certs"), "auth.jwks-url must be an http(s) URL");
     assertRefused(Map.of("auth.jwks-url", "file:///etc/passwd"), "auth.jwks-url must be an http(s) URL");
     assertRefused(Map.of("auth.jwks-url", "https://exa mple"), "auth.jwks-url must be a URL");
+    assertRefused(Map.of("auth.jwks-url", "http://idp.example/certs"), "auth.jwks-url must be https");
+    assertRefused(Map.of("auth.jwks-url", "http://10.0.0.7:8180/certs"), "auth.jwks-url must be https");
     assertRefused(Map.of("auth.clock-skew", "11m"), "auth.clock-skew must be 0s..10m");
     assertRefused(Map.of("auth.clock-skew", "soon"), "auth.clock-skew must be a duration");
+  }
+
+  @Test
+  void plainHttpOnlyOnLoopback() {
+    for (String url : new String[] {"http://localhost:8180/jwks", "http://127.0.0.1/jwks", "http://[::1]:8180/jwks"}) {
+      Map<String, String> settings = new HashMap<>(PROVIDER);
+      settings.put("auth.jwks-url", url);
+      assertThat(ConfigLoader.of(settings).auth().identityProvider()).isPresent();
+    }
   }
 
   private static void assertRefused(Map<String, String> change, String message) {

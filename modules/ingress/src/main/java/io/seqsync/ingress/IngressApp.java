@@ -20,6 +20,8 @@ import io.seqsync.ingress.api.SyncDepth;
 import io.seqsync.ingress.api.SyncEndpoint;
 import io.seqsync.ingress.api.SyncService;
 import io.seqsync.ingress.auth.Authentication;
+import io.seqsync.ingress.auth.Revocations;
+import io.seqsync.ingress.auth.SignOut;
 import io.seqsync.ingress.auth.Caller;
 import io.seqsync.ingress.commands.CommandPublisher;
 import io.seqsync.ingress.commands.CommandRoundTrip;
@@ -46,6 +48,7 @@ import io.seqsync.ingress.web.WebClientFiles;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.MessageQueries;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -65,10 +68,9 @@ import org.slf4j.LoggerFactory;
  * from caller and request to an answer), served by Javalin, with the pages of messages and the
  * sends served by a Jetty handler in front of it ({@link JettyFastPath}); both are thin adapters
  * over the same routes. Every {@code /v1} route needs a bearer token; {@code /health} (and
- * {@code /health/live}, {@code /health/ready}), {@code /metrics} and {@code /ops/delivery}
- * (aggregates only, for operators and scrapers, like the metrics) do not, nor does the web chat
+ * {@code /health/live}, {@code /health/ready}) and {@code /metrics} do not, nor does the web chat
  * client at {@code /} ({@link WebClientFiles}); the ops dashboard ({@code /ops/}, {@code /ops/api/*})
- * needs an operator's token. Takes its dependencies ready-made and owns none of them but its HTTP
+ * and {@code /ops/delivery} need an operator's token. Takes its dependencies ready-made and owns none of them but its HTTP
  * server and worker threads: the caller closes the publisher, the waiter, the database and the
  * registry after {@link #close()}.
  */
@@ -88,7 +90,12 @@ public final class IngressApp implements AutoCloseable {
   private static final int SELECTORS = Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors() / 2));
 
   private final IngressSettings settings;
+  // How soon a sign-out on another instance is in force here.
+  private static final Duration REVOCATION_POLL = Duration.ofMillis(500);
+
   private final ExecutorService workers;
+  private final Revocations revocations;
+  private final StreamEndpoint stream;
   private final HealthEndpoints health;
   private final Javalin javalin;
   // "METHOD path" of every endpoint, as API.md's table writes them; the messages route is not Javalin's.
@@ -119,15 +126,19 @@ public final class IngressApp implements AutoCloseable {
     this.health = new HealthEndpoints(publisher, replies, conversations, observability.healthProbes(), workers);
     MetricsEndpoint metricsEndpoint = new MetricsEndpoint(registry);
     DeliveryEndpoints delivery =
-        new DeliveryEndpoints(access, publisher, commands.telemetry(), stores.delivery(), Clock.systemUTC());
+        new DeliveryEndpoints(access, publisher, commands.telemetry(), stores.delivery(), settings.deliveryCache(),
+            Clock.systemUTC());
     ArchiveEndpoint archive = new ArchiveEndpoint(access, stores.archive());
     WebClientFiles webClient = new WebClientFiles();
-    Authentication authentication = new Authentication(identity.tokens());
+    this.revocations = new Revocations(stores.revocations(), REVOCATION_POLL);
+    Authentication authentication = new Authentication(identity.tokens(), revocations);
+    SignOut signOut = new SignOut(revocations, Clock.systemUTC());
     OpsAccess opsAccess = new OpsAccess(identity.tokens());
     OpsDashboard dashboard =
-        new OpsDashboard(new LiveFigures(registry, observability.monitor()), stores.delivery(), Clock.systemUTC());
+        new OpsDashboard(new LiveFigures(registry, observability.monitor()), stores.delivery(), settings.deliveryCache(),
+            Clock.systemUTC());
     HttpMetrics metrics = new HttpMetrics(registry);
-    StreamEndpoint stream = new StreamEndpoint(authentication, access, publisher, syncs, pushes, fetchGuard);
+    this.stream = new StreamEndpoint(authentication, access, publisher, syncs, pushes, fetchGuard, revocations);
     JettyFastPath fastPath = new JettyFastPath(MessageEndpoints.MESSAGES,
         Route.of(authentication, conversation::page), Route.of(authentication, conversation::send),
         conversation::sendsWithoutBlocking, Math.toIntExact(settings.maxRequestBytes()), metrics);
@@ -193,12 +204,13 @@ public final class IngressApp implements AutoCloseable {
       api.get("/v1/archive/messages", Route.of(authentication, fetchGuard.paging(now(archive::messages))));
       api.post("/v1/telemetry/rendered", Route.of(authentication, delivery::rendered));
       api.post("/v1/telemetry/failures", Route.of(authentication, delivery::failures));
+      api.post("/v1/sign-out", Route.of(authentication, now(signOut::signOut)));
       config.routes.ws(Authentication.STREAM_PATH, stream::configure);
       api.get("/health", Route.open(health::basic));
       api.get("/health/live", Route.open(health::live));
       api.get("/health/ready", Route.open(health::ready));
       api.get("/metrics", Route.open(Endpoint.now(metricsEndpoint::metrics)));
-      api.get("/ops/delivery", Route.open(Endpoint.now(delivery::figures)));
+      api.get("/ops/delivery", Route.of(opsAccess, OpsAccess.api(Endpoint.now(delivery::figures))));
       // The ops dashboard, operators only (else the page is the sign-in page); its scripts and
       // styles hold no data and serve the sign-in page too.
       api.get("/ops/", Route.open(opsAccess.page(Endpoint.now(dashboard::page))));
@@ -230,6 +242,7 @@ public final class IngressApp implements AutoCloseable {
 
   /** Binds {@code http.host}:{@code http.port} (port 0: any free one) and serves. */
   public IngressApp start() {
+    revocations.start();
     javalin.start();
     log.info("HTTP ingress listening on {}:{}", settings.host(), port());
     return this;
@@ -249,6 +262,8 @@ public final class IngressApp implements AutoCloseable {
   @Override
   public void close() {
     javalin.stop();
+    stream.close();
+    revocations.close();
     health.close();
     workers.shutdown();
     try {

@@ -5,7 +5,11 @@ import io.seqsync.store.ArchiveQueries;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.MessageQueries;
+import io.seqsync.store.RevocationQueries;
 
-/** The read side the ingress answers from: PostgreSQL's hot tier and archive, Redis's list, the delivery figures. */
+/**
+ * The read side the ingress answers from: PostgreSQL's hot tier and archive, Redis's list, the
+ * delivery figures; and the signed-out devices, which it writes too.
+ */
 public record IngressStores(MessageQueries messages, ConversationQueries conversations, ConversationList list,
-    ArchiveQueries archive, DeliveryQueries delivery) {}
+    ArchiveQueries archive, DeliveryQueries delivery, RevocationQueries revocations) {}

@@ -2,6 +2,7 @@ package io.seqsync.localstack;
 
 import io.seqsync.config.EmbeddedServers;
 import io.seqsync.config.Endpoints;
+import io.seqsync.config.Redaction;
 import io.seqsync.config.SeqsyncConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -159,7 +160,7 @@ public final class LocalStack implements EmbeddedServers.Running {
       Optional<String> external, String name, Path dir, Function<Path, T> embedded, Function<T, String> address,
       ExecutorService executor) {
     if (external.isPresent()) {
-      log.info("{}: external at {}", name, withoutSecrets(external.get()));
+      log.info("{}: external at {}", name, Redaction.withoutSecrets(external.get()));
       return CompletableFuture.completedFuture(null);
     }
     return CompletableFuture.supplyAsync(() -> {
@@ -218,10 +219,4 @@ public final class LocalStack implements EmbeddedServers.Running {
     }
   }
 
-  // Connection strings may carry credentials (user:password@host, ?password=...): keep them out of logs.
-  private static String withoutSecrets(String address) {
-    int query = address.indexOf('?');
-    String withoutQuery = query < 0 ? address : address.substring(0, query);
-    return withoutQuery.replaceFirst("//[^/@]*@", "//***@");
-  }
 }

@@ -7,16 +7,19 @@ import io.seqsync.ingress.http.Authenticator;
 /**
  * Every {@code /v1} request carries {@code Authorization: Bearer <token>} (the push stream may
  * carry it as {@code ?access_token=} instead); the caller is the one its token names. Missing,
- * forged or expired tokens answer 401.
+ * forged or expired tokens answer 401, and so do tokens of a device that signed out after they were
+ * issued ({@code token_revoked}, {@link Revocations}).
  */
 public final class Authentication implements Authenticator<Caller> {
   private static final String BEARER = "bearer ";
   public static final String STREAM_PATH = "/v1/stream";
 
   private final TokenVerifier tokens;
+  private final Revocations revocations;
 
-  public Authentication(TokenVerifier tokens) {
+  public Authentication(TokenVerifier tokens, Revocations revocations) {
     this.tokens = tokens;
+    this.revocations = revocations;
   }
 
   /** The caller named by the request's bearer header; a 401 when it has none that verifies. */
@@ -30,6 +33,11 @@ public final class Authentication implements Authenticator<Caller> {
    * headers on a WebSocket: the stream takes {@code ?access_token=}); a 401 when neither verifies.
    */
   public Caller verify(String header, String queryToken) {
+    return token(header, queryToken).caller();
+  }
+
+  /** As {@link #verify}, with the token's issue and expiry times (the push stream closes at its expiry). */
+  public VerifiedToken token(String header, String queryToken) {
     if ((header == null || header.isBlank()) && queryToken != null && !queryToken.isBlank()) {
       return verifyToken(queryToken.strip());
     }
@@ -47,11 +55,16 @@ public final class Authentication implements Authenticator<Caller> {
     return header.substring(BEARER.length()).strip();
   }
 
-  private Caller verifyToken(String token) {
+  private VerifiedToken verifyToken(String token) {
+    VerifiedToken verified;
     try {
-      return tokens.verify(token);
+      verified = tokens.token(token);
     } catch (InvalidTokenException e) {
       throw ApiException.unauthorized(e.code(), e.getMessage());
     }
+    if (revocations.revoked(verified)) {
+      throw ApiException.unauthorized("token_revoked", "the device signed out: sign in again");
+    }
+    return verified;
   }
 }

@@ -23,8 +23,8 @@ public final class BearerTokens implements TokenVerifier {
   }
 
   @Override
-  public Caller verify(String token) {
-    return verifierOf(token).verify(token);
+  public VerifiedToken token(String token) {
+    return verifierOf(token).token(token);
   }
 
   @Override

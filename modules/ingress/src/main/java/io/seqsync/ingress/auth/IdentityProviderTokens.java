@@ -74,8 +74,8 @@ public final class IdentityProviderTokens implements TokenVerifier {
   }
 
   @Override
-  public Caller verify(String token) {
-    return verified.caller(token, () -> {
+  public VerifiedToken token(String token) {
+    return verified.token(token, () -> {
       JWTClaimsSet claims = claims(token);
       Long userId = userId(claims.getClaim(settings.userClaim()));
       if (userId == null) {
@@ -88,7 +88,8 @@ public final class IdentityProviderTokens implements TokenVerifier {
             + "' must be the device id: 1-64 characters of A-Za-z0-9._-");
       }
       long expires = claims.getExpirationTime().getTime() + settings.clockSkew().toMillis();
-      return new VerifiedTokens.Verified(new Caller(userId, deviceId), expires);
+      long issuedAt = claims.getIssueTime() == null ? 0 : claims.getIssueTime().getTime();
+      return new VerifiedToken(new Caller(userId, deviceId), issuedAt, expires);
     });
   }
 

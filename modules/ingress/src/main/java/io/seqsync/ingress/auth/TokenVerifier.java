@@ -4,8 +4,13 @@ import java.util.Optional;
 
 /** Turns a bearer token into its caller, or its operator. Implementations are thread-safe. */
 public interface TokenVerifier {
+  /** A valid token's caller, issue and expiry times; throws {@link InvalidTokenException} for any other. */
+  VerifiedToken token(String token);
+
   /** The caller of a valid token; throws {@link InvalidTokenException} for any other. */
-  Caller verify(String token);
+  default Caller verify(String token) {
+    return token(token).caller();
+  }
 
   /**
    * The operator of a valid token that carries the ops claim; empty for a valid token without it

@@ -92,15 +92,17 @@ public final class Tokens implements TokenVerifier {
   }
 
   @Override
-  public Caller verify(String token) {
-    return verified.caller(token, () -> {
+  public VerifiedToken token(String token) {
+    return verified.token(token, () -> {
       DecodedJWT jwt = decode(verifier, token);
       Optional<Long> userId = UserIds.parse(jwt.getSubject());
       String deviceId = jwt.getClaim(DEVICE_CLAIM).asString();
       if (userId.isEmpty() || !DeviceIds.isValid(deviceId)) {
         throw new InvalidTokenException("invalid_token", "the token does not name a valid user and device");
       }
-      return new VerifiedTokens.Verified(new Caller(userId.get(), deviceId), jwt.getExpiresAtAsInstant().toEpochMilli());
+      Instant issuedAt = jwt.getIssuedAtAsInstant();
+      return new VerifiedToken(new Caller(userId.get(), deviceId), issuedAt == null ? 0 : issuedAt.toEpochMilli(),
+          jwt.getExpiresAtAsInstant().toEpochMilli());
     });
   }
 

@@ -13,25 +13,22 @@ final class VerifiedTokens {
   /** Verified tokens kept: a client sends the same token with every request. */
   static final int CAPACITY = 10_000;
 
-  /** A token's caller and when it expires. */
-  record Verified(Caller caller, long expiresAtMillis) {}
+  private final Map<String, VerifiedToken> verified = new ConcurrentHashMap<>();
 
-  private final Map<String, Verified> verified = new ConcurrentHashMap<>();
-
-  /** The caller of {@code token}: remembered, or verified by {@code verify} (which throws for a bad one). */
-  Caller caller(String token, Supplier<Verified> verify) {
-    Verified known = verified.get(token);
+  /** {@code token} verified: remembered, or verified by {@code verify} (which throws for a bad one). */
+  VerifiedToken token(String token, Supplier<VerifiedToken> verify) {
+    VerifiedToken known = verified.get(token);
     if (known != null) {
       if (System.currentTimeMillis() < known.expiresAtMillis()) {
-        return known.caller();
+        return known;
       }
       verified.remove(token);
     }
-    Verified fresh = verify.get();
+    VerifiedToken fresh = verify.get();
     if (verified.size() >= CAPACITY) {
       verified.clear(); // bounded: the next requests verify again
     }
     verified.put(token, fresh);
-    return fresh.caller();
+    return fresh;
   }
 }

@@ -7,6 +7,7 @@ import io.seqsync.ingress.http.Answer;
 import io.seqsync.ingress.http.Anyone;
 import io.seqsync.ingress.http.ApiException;
 import io.seqsync.ingress.http.ApiRequest;
+import io.seqsync.ingress.http.TimedCache;
 import io.seqsync.store.DeliveryCause;
 import io.seqsync.store.DeliveryQueries;
 import java.io.InputStream;
@@ -21,17 +22,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The ops dashboard (docs/operations.md): the page at {@code /ops/}, its scripts and styles (uPlot
  * from its WebJar), and the JSON it polls: the live figures, the delivery figures of the last days
  * (R24), and the negative-case library by cause. Every route is for operators only
  * ({@link OpsAccess}). The delivery figures scan a day of messages each, so they are kept for
- * {@link #DELIVERY_CACHE} whoever asks; the live figures are read from memory.
+ * {@code ops.delivery-cache} whoever asks ({@link TimedCache}); the live figures are read from memory.
  */
 public final class OpsDashboard {
-  static final Duration DELIVERY_CACHE = Duration.ofSeconds(30);
   static final int MAX_DAYS = 31;
   static final int MAX_CASES = 100;
   static final int MAX_OFFSET = 10_000;
@@ -45,8 +44,6 @@ public final class OpsDashboard {
   private static final String SECURITY_POLICY = "default-src 'self'; script-src 'self'; style-src 'self';"
       + " img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'";
 
-  private record Cached(long atMillis, Object value) {}
-
   /** A page of the library; {@code next}: the offset of the next page, null after the last. */
   record CasePage(List<DeliveryQueries.Case> cases, Integer next) {}
 
@@ -54,12 +51,13 @@ public final class OpsDashboard {
   private final DeliveryQueries delivery;
   private final Clock clock;
   private final byte[] page = OpsAccess.resource("/ops/index.html").getBytes(StandardCharsets.UTF_8);
-  private final Map<Integer, Cached> deliveryByDays = new ConcurrentHashMap<>();
+  private final TimedCache<Integer, Map<String, Object>> deliveryByDays;
 
-  public OpsDashboard(LiveFigures live, DeliveryQueries delivery, Clock clock) {
+  public OpsDashboard(LiveFigures live, DeliveryQueries delivery, Duration deliveryCache, Clock clock) {
     this.live = live;
     this.delivery = delivery;
     this.clock = clock;
+    this.deliveryByDays = new TimedCache<>(deliveryCache, clock);
   }
 
   /** GET /ops/. */
@@ -86,10 +84,7 @@ public final class OpsDashboard {
   /** GET /ops/api/delivery?days=N: the figures of each of the last N UTC days (today first), cached. */
   public Answer deliveryDays(Operator operator, ApiRequest request) {
     int days = bounded(request, "days", 1, MAX_DAYS, 7);
-    long now = clock.millis();
-    Cached cached = deliveryByDays.compute(days, (key, old) ->
-        old != null && now - old.atMillis() < DELIVERY_CACHE.toMillis() ? old : new Cached(now, figures(key)));
-    return Answer.ok(cached.value());
+    return Answer.ok(deliveryByDays.get(days, () -> figures(days)));
   }
 
   /** GET /ops/api/delivery/cases?cause=&limit=&offset=: the negative-case library, newest first. */

@@ -78,6 +78,13 @@ final class PushConnection {
     session.disconnect();
   }
 
+  /** Closes the socket with {@code code} and {@code reason}, dropping what is queued. */
+  synchronized void close(int code, String reason) {
+    closed = true;
+    queue.clear();
+    session.close(code, reason, Callback.NOOP);
+  }
+
   private void writeNext() {
     if (!started || writing || closed || queue.isEmpty()) {
       return;

@@ -14,12 +14,18 @@ import io.seqsync.ingress.api.PositionRequests;
 import io.seqsync.ingress.api.SyncService;
 import io.seqsync.ingress.auth.Authentication;
 import io.seqsync.ingress.auth.Caller;
+import io.seqsync.ingress.auth.Revocations;
+import io.seqsync.ingress.auth.VerifiedToken;
 import io.seqsync.ingress.commands.CommandPublisher;
 import io.seqsync.ingress.http.ApiException;
 import io.seqsync.ingress.http.Json;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * GET /v1/stream, the push WebSocket (R1, R15, R19): the first frame is this device's handshake
@@ -28,11 +34,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * field) gets an error frame and changes nothing. A text frame over Jetty's limit (64 KiB) closes
  * the socket with 1009 (message too big). The handshake runs in the first-screen lane
  * ({@link FetchGuard#admitStreamHandshake}); when the lane is full the socket is closed with 1013
- * (try again later), and the client reconnects after its back-off.
+ * (try again later), and the client reconnects after its back-off. A socket lives no longer than
+ * its token: it is closed with {@link #TOKEN_ENDED} ({@code token_expired}) when the token expires,
+ * and at once ({@code token_revoked}) when its device signs out, on whichever instance holds it.
  */
 public final class StreamEndpoint {
   // RFC 6455's registry: the server is overloaded, the client should reconnect later.
   public static final int TRY_AGAIN_LATER = 1013;
+  // An application code (4000-4999) mirroring HTTP's 401: reconnect with a new token, not the same one.
+  public static final int TOKEN_ENDED = 4401;
 
   private final Authentication authentication;
   private final AccessControl access;
@@ -41,15 +51,22 @@ public final class StreamEndpoint {
   private final PushHub hub;
   private final FetchGuard fetchGuard;
   private final Map<String, PushConnection> connections = new ConcurrentHashMap<>();
+  private final Map<String, ScheduledFuture<?>> expiries = new ConcurrentHashMap<>();
+  private final ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor(runnable -> {
+    Thread thread = new Thread(runnable, "stream-token-expiry");
+    thread.setDaemon(true);
+    return thread;
+  });
 
   public StreamEndpoint(Authentication authentication, AccessControl access, CommandPublisher publisher, SyncService syncs,
-      PushHub hub, FetchGuard fetchGuard) {
+      PushHub hub, FetchGuard fetchGuard, Revocations revocations) {
     this.authentication = authentication;
     this.access = access;
     this.publisher = publisher;
     this.syncs = syncs;
     this.hub = hub;
     this.fetchGuard = fetchGuard;
+    revocations.addListener(this::revoked);
   }
 
   public void configure(WsConfig ws) {
@@ -63,10 +80,13 @@ public final class StreamEndpoint {
   // Registered before the handshake is computed, so nothing committed in between is missed:
   // what arrives meanwhile is queued behind the sync frame.
   private void connected(WsContext ctx) {
-    Caller caller = authentication.verify(ctx.header("Authorization"), ctx.queryParam("access_token"));
+    VerifiedToken token = authentication.token(ctx.header("Authorization"), ctx.queryParam("access_token"));
+    Caller caller = token.caller();
     ctx.disableAutomaticPings();
     PushConnection connection = hub.connect(ctx.sessionId(), caller, ctx.session);
     connections.put(ctx.sessionId(), connection);
+    expiries.put(ctx.sessionId(), clock.schedule(() -> end(ctx.sessionId(), "token_expired"),
+        Math.max(0, token.expiresAtMillis() - System.currentTimeMillis()), TimeUnit.MILLISECONDS));
     try (Lane.Permit handshake = fetchGuard.admitStreamHandshake()) {
       connection.start(PushFrames.sync(syncs.sync(caller, Json.MAPPER.createObjectNode())));
     } catch (ApiException overloaded) {
@@ -118,9 +138,31 @@ public final class StreamEndpoint {
   }
 
   private void closed(WsContext ctx) {
+    ScheduledFuture<?> expiry = expiries.remove(ctx.sessionId());
+    if (expiry != null) {
+      expiry.cancel(false);
+    }
     PushConnection connection = connections.remove(ctx.sessionId());
     if (connection != null) {
       hub.disconnect(connection);
     }
+  }
+
+  // Revocations are rare: a scan of the open sockets costs less than an index kept for them.
+  private void revoked(Revocations.Revoked revoked) {
+    connections.values().stream().filter(connection -> revoked.names(connection.caller))
+        .forEach(connection -> end(connection.id, "token_revoked"));
+  }
+
+  private void end(String sessionId, String reason) {
+    PushConnection connection = connections.get(sessionId);
+    if (connection != null) {
+      connection.close(TOKEN_ENDED, reason);
+    }
+  }
+
+  /** Stops the expiry timers (the sockets themselves close with the server). */
+  public void close() {
+    clock.shutdownNow();
   }
 }
