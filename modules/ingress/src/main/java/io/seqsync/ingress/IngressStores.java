@@ -5,7 +5,13 @@ import io.seqsync.store.ArchiveQueries;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.MessageQueries;
+import io.seqsync.store.StatementTimeouts;
+import io.seqsync.store.SyncQueries;
 
-/** The read side the ingress answers from: PostgreSQL's hot tier and archive, Redis's list, the delivery figures. */
+/**
+ * The read side the ingress answers from: PostgreSQL's hot tier and archive, Redis's list, the
+ * delivery figures, the handshake's pages; and the count of their statements PostgreSQL cancelled
+ * at the statement timeout (all of them run on the requests pool).
+ */
 public record IngressStores(MessageQueries messages, ConversationQueries conversations, ConversationList list,
-    ArchiveQueries archive, DeliveryQueries delivery) {}
+    ArchiveQueries archive, DeliveryQueries delivery, SyncQueries sync, StatementTimeouts statementTimeouts) {}
