@@ -30,7 +30,8 @@ class SyncQueriesTest {
   private SyncQueries sync;
 
   // User 1 is in g:000001..g:100000, conversation i last active at i. The phone has caught up with
-  // every third one; everything else has something new (latest_seq 2). User 2 shares g:000001.
+  // every third one; everything else has something new (latest_seq 2). User 2 shares g:000001;
+  // users 1000-2023 have a hundred conversations each.
   @BeforeEach
   void oneUserInAHundredThousandConversations() {
     database = databases.database();
@@ -40,6 +41,9 @@ class SyncQueriesTest {
           + " select 'g:' || lpad(i::text, 6, '0'), 'group', 2, i from generate_series(1, ?) as i", CONVERSATIONS);
       handle.execute("insert into conversation_members (conv_id, user_id) select conv_id, 1 from conversations");
       handle.execute("insert into conversation_members (conv_id, user_id) values ('g:000001', 2)");
+      // Others in the same conversations, so the planner sees a table of many users, as in use.
+      handle.execute("insert into conversation_members (conv_id, user_id)"
+          + " select conv_id, 1000 + (hashtext(conv_id) & 1023) from conversations");
       handle.execute("insert into device_cursors (user_id, device_id, conv_id, seq)"
           + " select 1, 'phone', 'g:' || lpad(i::text, 6, '0'), 2 from generate_series(3, ?, 3) as i", CONVERSATIONS);
       handle.execute("analyze");
