@@ -319,11 +319,33 @@ export class SeqsyncClient extends Emitter {
   async opened() {
     const connection = this.handshakes += 1;
     if (this.handshakeMode === 'stream') return; // the stream's first frame is the handshake
+    /** @type {Record<string, number>} */
+    const cursors = {};
+    for (const conv of this.conversations.values()) if (conv.base > 0) cursors[conv.convId] = conv.base;
+    await this.syncPages(connection, cursors, undefined, (entries) => this.syncedPage(entries), () => this.synced());
+  }
+
+  /**
+   * The handshake's pages (R13) from `next` on (the first page when undefined), asked one after
+   * another, never two at once, each applied as it comes; then `done`, unless a newer connection
+   * took over meanwhile. A page that fails restarts the connection, as a failed handshake does.
+   * @private
+   * @param {number} connection
+   * @param {Record<string, number>} cursors
+   * @param {string | undefined} next
+   * @param {(entries: any[]) => void} apply
+   * @param {() => void} done
+   */
+  async syncPages(connection, cursors, next, apply, done) {
     try {
-      const cursors = {};
-      for (const conv of this.conversations.values()) if (conv.base > 0) cursors[conv.convId] = conv.base;
-      const answer = await this.api.call('POST', '/v1/sync', { kind: 'sync', body: { cursors } });
-      if (connection === this.handshakes) this.synced(answer.conversations);
+      do {
+        const body = next === undefined ? { cursors } : { cursors, next };
+        const answer = await this.api.call('POST', '/v1/sync', { kind: 'sync', body });
+        if (connection !== this.handshakes) return;
+        apply(answer.conversations);
+        next = answer.limited ? answer.next : undefined;
+      } while (next !== undefined);
+      done();
     } catch (error) {
       this.failed(error, 'handshake');
       if (connection === this.handshakes) this.connection.restart();
@@ -331,19 +353,23 @@ export class SeqsyncClient extends Emitter {
   }
 
   /**
-   * A handshake's answer (R13): only the conversations with something new; pull those.
+   * One page of a handshake's answer (R13): only the conversations with something new; pull those.
    * @private
    * @param {any[]} entries
    */
-  synced(entries) {
+  syncedPage(entries) {
     for (const entry of entries) {
       const conv = this.catchUp(entry);
       if (conv.base > entry.deviceCursor && !conv.ahead()) this.reporter.resend(conv); // a lost ack (R14)
     }
+    if (entries.length > 0) this.listChanged();
+  }
+
+  /** The whole handshake is in: live. @private */
+  synced() {
     this.connection.live();
     this.outbox.retryAll();
     this.reporter.flush();
-    if (entries.length > 0) this.listChanged();
   }
 
   /**
@@ -362,16 +388,25 @@ export class SeqsyncClient extends Emitter {
   /** @private @param {any} frame */
   frame(frame) {
     if (frame.type === 'sync') {
-      const entries = frame.conversations ?? [];
+      // The frame is the handshake's first page; a limited one's rest is asked over HTTP, with no
+      // cursors, as the frame was computed (the device's server cursors decide).
+      const connection = this.handshakes;
+      const rest = frame.limited && frame.next ? frame.next : undefined;
       if (this.handshakeMode === 'stream') {
-        this.synced(entries);
+        this.syncedPage(frame.conversations ?? []);
+        if (rest === undefined) this.synced();
+        else this.syncPages(connection, {}, rest, (entries) => this.syncedPage(entries), () => this.synced());
         return;
       }
       // The server subscribes a socket to pushes after its upgrade, so POST /v1/sync, sent on open,
       // can be answered first: what is committed in between is neither listed nor pushed. The
       // stream's own handshake is computed after the subscription: what it shows is pulled too.
-      for (const entry of entries) this.catchUp(entry);
-      if (entries.length > 0) this.listChanged();
+      const pull = (/** @type {any[]} */ entries) => {
+        for (const entry of entries) this.catchUp(entry);
+        if (entries.length > 0) this.listChanged();
+      };
+      pull(frame.conversations ?? []);
+      if (rest !== undefined) this.syncPages(connection, {}, rest, pull, () => {});
       return;
     }
     applyFrame(this, frame);

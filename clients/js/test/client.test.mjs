@@ -269,3 +269,64 @@ test('after a restart the stored sends go first, in the order they were made, wh
   await until(async () => (await store.loadOutbox()).length === 0, 'every stored send settled');
   await after.close();
 });
+
+/**
+ * A server whose handshake answers `total` conversations (g:1..g:total, each at latest seq 1) in
+ * pages of `pageSize`, `limited` with a `next` token until the last; it counts the sync requests
+ * in flight at once. The stream's first frame is the first page.
+ */
+function pagedServer(total, pageSize) {
+  const server = { syncBodies: [], inFlight: 0, mostInFlight: 0 };
+  const rows = Array.from({ length: total }, (_, i) => ({ convId: `g:${i + 1}`, latestSeq: 1, deviceCursor: 0, readSeq: 0, unread: 1 }));
+  server.page = (next) => {
+    const from = next === undefined ? 0 : Number(Buffer.from(next, 'base64url').toString());
+    const to = Math.min(total, from + pageSize);
+    const limited = to < total;
+    return { conversations: rows.slice(from, to), serverTime: 0, limited, ...(limited ? { next: Buffer.from(String(to)).toString('base64url') } : {}) };
+  };
+  server.fetch = async (input, init = {}) => {
+    const url = new URL(String(input));
+    if (url.pathname === '/v1/sync') {
+      const body = JSON.parse(init.body);
+      server.syncBodies.push(body);
+      server.inFlight += 1;
+      server.mostInFlight = Math.max(server.mostInFlight, server.inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      server.inFlight -= 1;
+      return json(server.page(body.next));
+    }
+    const conv = decodeURIComponent(url.pathname.split('/')[3] ?? '');
+    if (url.pathname.endsWith('/messages')) {
+      const m = { ...message(1), convId: conv, msgId: `9${conv.slice(2)}`, senderId: '1' };
+      return json({ messages: [m], latestSeq: 1, hasMore: false });
+    }
+    if ((init.method ?? 'GET') === 'POST') return json({}, 202);
+    return json({ error: { code: 'not_found', message: url.pathname } }, 404);
+  };
+  return server;
+}
+
+for (const handshake of ['http', 'stream']) {
+  test(`a limited handshake is followed page after page until the whole picture is in (${handshake})`, async () => {
+    const server = pagedServer(7, 3);
+    const network = fakeSockets();
+    const client = new SeqsyncClient({
+      baseUrl: 'http://seqsync.test', token: token('2', 'laptop'), fetch: server.fetch, WebSocket: network.WebSocket,
+      store: new MemoryStore(), telemetry: false, handshake, backoff: { baseMs: 20, capMs: 50 },
+    });
+    client.on('error', () => {});
+    const handed = new Set();
+    client.on('message', ({ convId }) => handed.add(convId));
+    await client.connect();
+    network.sockets[0].open();
+    if (handshake === 'stream') network.sockets[0].receive({ type: 'sync', ...server.page(undefined) });
+    await client.caughtUp();
+
+    await until(() => handed.size === 7, 'a message of each of the 7 conversations');
+    assert.deepEqual([...handed].sort(), ['g:1', 'g:2', 'g:3', 'g:4', 'g:5', 'g:6', 'g:7']);
+    const pages = handshake === 'http' ? [undefined, 'Mw', 'Ng'] : ['Mw', 'Ng'];
+    assert.deepEqual(server.syncBodies.map((body) => body.next), pages, 'each page asked once, in order');
+    assert.equal(server.mostInFlight, 1, 'one page after another');
+    await client.close();
+  });
+}

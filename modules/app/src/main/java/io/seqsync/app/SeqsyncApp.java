@@ -41,6 +41,7 @@ import io.seqsync.store.Database;
 import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.MessageQueries;
 import io.seqsync.store.RevocationQueries;
+import io.seqsync.store.SyncQueries;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Optional;
@@ -91,8 +92,8 @@ public final class SeqsyncApp implements AutoCloseable {
     // joined, the changelogs' tail restored: seconds after a crash, docs/design.md, "Restart"):
     // PostgreSQL's pool and migrations, the projectors and the ingress start meanwhile, and a send
     // taken before it runs waits in the commands topic.
-    CompletableFuture<Database> opening = CompletableFuture.supplyAsync(() -> Database.open(
-        endpoints.postgresJdbcUrl(), endpoints.postgresUser(), endpoints.postgresPassword(), config.postgres().poolSize()));
+    CompletableFuture<Database> opening = CompletableFuture.supplyAsync(() -> Database.open(endpoints.postgresJdbcUrl(),
+        endpoints.postgresUser(), endpoints.postgresPassword(), config.postgres().backgroundPoolSize()));
     own(() -> closeStarted(opening));
     SequencerService.ensureTopics(kafka, config);
     phases.done("topics");
@@ -100,6 +101,10 @@ public final class SeqsyncApp implements AutoCloseable {
         () -> SequencerService.launch(kafka, config), runnable -> new Thread(runnable, "seqsync-sequencer-start").start());
     own(() -> closeStarted(sequencing));
     Database database = joined(opening);
+    // What users drive runs under the statement timeout, on a pool of its own: the projectors'
+    // writes and the archive job (the pool above) are never cut by it.
+    Database requests = own(Database.openRequests(endpoints.postgresJdbcUrl(), endpoints.postgresUser(),
+        endpoints.postgresPassword(), config.postgres().poolSize(), config.postgres().statementTimeout()));
     phases.done("database");
     RedisEndpoint redisEndpoint = RedisEndpoint.parse(endpoints.redisUri());
     UnifiedJedis redis = own(RedisClients.connect(redisEndpoint));
@@ -121,16 +126,18 @@ public final class SeqsyncApp implements AutoCloseable {
         database, new DeliveryLedger(config.delivery().renderTarget()), config.projector(), registry));
     delivery.start();
     phases.done("projectors");
-    HealthProbes health = own(new HealthProbes(config, kafka, topics, redisHealth, sequencing, projector, delivery, database));
+    HealthProbes health = own(new HealthProbes(config, kafka, topics, redisHealth, sequencing, projector, delivery, requests));
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()));
     ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), topics.announcements().name()));
     PushHub pushes = own(new PushHub(registry).subscribe(redisEndpoint));
-    ConversationQueries conversations = new ConversationQueries(database.jdbi());
-    IngressStores stores = new IngressStores(new MessageQueries(database.jdbi()), conversations,
-        new ConversationList(redis, new ConversationIndexRebuild(database.jdbi(), index), conversations, redisHealth),
-        new ArchiveQueries(database.jdbi(), config.archive().readBudget()),
-        new DeliveryQueries(database.jdbi(), config.delivery().renderTarget()), new RevocationQueries(database.jdbi()));
-    OpsMonitor monitor = own(new OpsMonitor(kafka, topics, config.sequencer().applicationId(), database.jdbi(),
+    ConversationQueries conversations = new ConversationQueries(requests.jdbi());
+    IngressStores stores = new IngressStores(new MessageQueries(requests.jdbi()), conversations,
+        new ConversationList(redis, new ConversationIndexRebuild(requests.jdbi(), index), conversations, redisHealth),
+        new ArchiveQueries(requests.jdbi(), config.archive().readBudget()),
+        new DeliveryQueries(requests.jdbi(), config.delivery().renderTarget()),
+        new SyncQueries(requests.jdbi(), config.fetch().syncPageSize()), requests.statementTimeouts(),
+        new RevocationQueries(requests.jdbi()));
+    OpsMonitor monitor = own(new OpsMonitor(kafka, topics, config.sequencer().applicationId(), requests.jdbi(),
         stores.delivery(), registry)).start();
     BearerTokens bearerTokens = new BearerTokens(tokens, config.auth().identityProvider().map(IdentityProviderTokens::new));
     // The development sign-in only with the development secret (which start-up allows only fully embedded).

@@ -70,7 +70,8 @@ public final class ConfigLoader {
         new SeqsyncConfig.Postgres(
             optional("postgres.jdbc-url"), string("postgres.user", "postgres"), string("postgres.password", ""),
             integer("postgres.embedded-port", 15432),
-            poolSize),
+            poolSize, integer("postgres.background-pool-size", 4),
+            duration("postgres.statement-timeout", Duration.ofSeconds(5))),
         new SeqsyncConfig.Redis(optional("redis.uri"), integer("redis.embedded-port", 16379)),
         new SeqsyncConfig.Sequencer(
             string("sequencer.application-id", "seqsync-sequencer"),
@@ -102,7 +103,8 @@ public final class ConfigLoader {
             duration("projector.retry-backoff", Duration.ofSeconds(1))),
         new SeqsyncConfig.Fetch(integer("fetch.rate", 50), integer("fetch.burst", 200),
             lane("first-screen", Math.max(1, poolSize / 2), 64, Duration.ofSeconds(2)),
-            lane("paging", Math.max(1, poolSize / 8), 16, Duration.ofMillis(500))),
+            lane("paging", Math.max(1, poolSize / 8), 16, Duration.ofMillis(500)),
+            integer("sync.page-size", 500)),
         new SeqsyncConfig.Delivery(string("delivery.group-id", "seqsync-delivery"),
             duration("delivery.render-target", Duration.ofSeconds(2)), duration("delivery.figures-cache", Duration.ofSeconds(30))),
         new SeqsyncConfig.Archive(integer("archive.hot-days", 45), duration("archive.interval", Duration.ofHours(1)),

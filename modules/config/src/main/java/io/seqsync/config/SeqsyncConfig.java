@@ -68,10 +68,19 @@ public record SeqsyncConfig(
     }
   }
 
-  /** PostgreSQL: {@code jdbcUrl} empty means an embedded server under {@code dataDir/postgres} on {@code embeddedPort}. */
-  public record Postgres(Optional<String> jdbcUrl, String user, String password, int embeddedPort, int poolSize) {
+  /**
+   * PostgreSQL: {@code jdbcUrl} empty means an embedded server under {@code dataDir/postgres} on
+   * {@code embeddedPort}. What users drive (fetches, the handshake, the list, activation, the
+   * archive, ops reads, membership checks) uses a pool of {@code poolSize} connections whose every
+   * statement is cancelled after {@code statementTimeout}; the projectors and background jobs use
+   * one of {@code backgroundPoolSize} without a timeout, so a user-facing limit never cuts a write.
+   */
+  public record Postgres(Optional<String> jdbcUrl, String user, String password, int embeddedPort, int poolSize,
+      int backgroundPoolSize, Duration statementTimeout) {
     public Postgres {
       require(poolSize > 0, "postgres.pool-size must be positive");
+      require(backgroundPoolSize > 0, "postgres.background-pool-size must be positive");
+      require(statementTimeout.toMillis() > 0, "postgres.statement-timeout must be positive");
     }
   }
 
@@ -224,9 +233,10 @@ public record SeqsyncConfig(
   /**
    * Fetches (GET messages, the handshake, activation, the list): a token bucket per device of
    * {@code ratePerSecond} refill and {@code burst} size, and two lanes, first screens and history
-   * paging, each with its own bounded concurrency and wait.
+   * paging, each with its own bounded concurrency and wait; a handshake answers at most
+   * {@code syncPageSize} conversations ({@code sync.page-size}) and says where the next page starts.
    */
-  public record Fetch(int ratePerSecond, int burst, Lane firstScreen, Lane paging) {
+  public record Fetch(int ratePerSecond, int burst, Lane firstScreen, Lane paging, int syncPageSize) {
     /** Of the HTTP server's 250 threads, what the lanes may hold at most; the rest serve everything else. */
     public static final int MAX_LANE_THREADS = 200;
 
@@ -235,6 +245,7 @@ public record SeqsyncConfig(
       require(burst > 0, "fetch.burst must be positive");
       require(firstScreen.threads() + paging.threads() <= MAX_LANE_THREADS,
           "the fetch lanes' concurrency + queue together must be at most " + MAX_LANE_THREADS);
+      require(syncPageSize > 0 && syncPageSize <= 10_000, "sync.page-size must be 1..10000");
     }
 
     /**

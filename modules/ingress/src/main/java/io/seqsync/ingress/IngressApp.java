@@ -47,6 +47,7 @@ import io.seqsync.ingress.web.DevSignIn;
 import io.seqsync.ingress.web.WebClientFiles;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.MessageQueries;
+import io.seqsync.store.StatementTimeouts;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -121,7 +122,7 @@ public final class IngressApp implements AutoCloseable {
         new PositionEndpoints(settings.maxContentBytes(), access, publisher, conversations);
     GroupEndpoints groups = new GroupEndpoints(settings.maxGroupMembers(), access, conversations, roundTrip);
     ConversationListEndpoint conversationList = new ConversationListEndpoint(stores.list());
-    SyncService syncs = new SyncService(conversations);
+    SyncService syncs = new SyncService(stores.sync());
     SyncEndpoint handshake = new SyncEndpoint(syncs);
     this.health = new HealthEndpoints(publisher, replies, conversations, observability.healthProbes(), workers);
     MetricsEndpoint metricsEndpoint = new MetricsEndpoint(registry);
@@ -146,6 +147,9 @@ public final class IngressApp implements AutoCloseable {
     registry.gauge("seqsync.push.connections", pushes, PushHub::connectionCount);
     FunctionCounter.builder("seqsync.push.dropped", pushes, PushHub::droppedCount)
         .description("push sockets dropped because they could not keep up").register(registry);
+    FunctionCounter.builder("seqsync.postgres.statement.timeouts", stores.statementTimeouts(), StatementTimeouts::count)
+        .description("user-driven statements PostgreSQL cancelled at postgres.statement-timeout (answered 503)")
+        .register(registry);
 
     this.javalin = Javalin.create(config -> {
       config.startup.showJavalinBanner = false;

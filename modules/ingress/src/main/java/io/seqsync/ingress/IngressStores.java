@@ -6,10 +6,15 @@ import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.MessageQueries;
 import io.seqsync.store.RevocationQueries;
+import io.seqsync.store.StatementTimeouts;
+import io.seqsync.store.SyncQueries;
 
 /**
  * The read side the ingress answers from: PostgreSQL's hot tier and archive, Redis's list, the
- * delivery figures; and the signed-out devices, which it writes too.
+ * delivery figures, the handshake's pages; the count of their statements PostgreSQL cancelled at
+ * the statement timeout (all of them run on the requests pool); and the signed-out devices, which
+ * it writes too.
  */
 public record IngressStores(MessageQueries messages, ConversationQueries conversations, ConversationList list,
-    ArchiveQueries archive, DeliveryQueries delivery, RevocationQueries revocations) {}
+    ArchiveQueries archive, DeliveryQueries delivery, SyncQueries sync, StatementTimeouts statementTimeouts,
+    RevocationQueries revocations) {}

@@ -22,6 +22,7 @@ import io.seqsync.store.Database;
 import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.MessageQueries;
 import io.seqsync.store.RevocationQueries;
+import io.seqsync.store.SyncQueries;
 import java.net.URI;
 import java.time.Duration;
 import java.util.HashMap;
@@ -40,7 +41,9 @@ public final class TestApp implements AutoCloseable {
   private static final AtomicInteger DATABASES = new AtomicInteger();
   private static final int POOL_SIZE = 4;
 
+  /** Where the test writes its rows (no statement timeout); the app reads through its own pool, which has one. */
   final Database database;
+  private final Database requests;
   final Rows rows;
   final Tokens tokens = new Tokens(SECRET);
   final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -71,9 +74,13 @@ public final class TestApp implements AutoCloseable {
     Map<String, String> properties = new HashMap<>(fetchSettings);
     properties.put("postgres.pool-size", Integer.toString(POOL_SIZE));
     SeqsyncConfig config = ConfigLoader.of(properties);
-    IngressStores stores = new IngressStores(new MessageQueries(database.jdbi()), new ConversationQueries(database.jdbi()),
-        list(redisUri), new ArchiveQueries(database.jdbi(), config.archive().readBudget()),
-        new DeliveryQueries(database.jdbi(), config.delivery().renderTarget()), new RevocationQueries(database.jdbi()));
+    requests = Database.openRequests(url, postgres.user(), postgres.password(), POOL_SIZE,
+        config.postgres().statementTimeout());
+    IngressStores stores = new IngressStores(new MessageQueries(requests.jdbi()), new ConversationQueries(requests.jdbi()),
+        list(redisUri), new ArchiveQueries(requests.jdbi(), config.archive().readBudget()),
+        new DeliveryQueries(requests.jdbi(), config.delivery().renderTarget()),
+        new SyncQueries(requests.jdbi(), config.fetch().syncPageSize()), requests.statementTimeouts(),
+        new RevocationQueries(requests.jdbi()));
     app = new IngressApp(new IngressSettings("127.0.0.1", 0, replyBudget, maxContentBytes,
         config.sequencer().maxGroupMembers(), config.fetch(), config.http().streamCompression(),
         config.delivery().figuresCache()),
@@ -87,7 +94,7 @@ public final class TestApp implements AutoCloseable {
   // Never started: these tests have no Kafka to look at, and the dashboard says it has not looked yet.
   private OpsMonitor monitor(SeqsyncConfig config, IngressStores stores) {
     return new OpsMonitor(UnreachableKafka.ADDRESS, Topics.from(config.kafka()), config.sequencer().applicationId(),
-        database.jdbi(), stores.delivery(), registry);
+        requests.jdbi(), stores.delivery(), registry);
   }
 
   // Without a Redis URI, one that never answers: the list comes from PostgreSQL.
@@ -95,8 +102,8 @@ public final class TestApp implements AutoCloseable {
     URI uri = redisUri == null ? URI.create("redis://127.0.0.1:1") : redisUri;
     redis = new JedisPooled(uri.getHost(), uri.getPort());
     redisHealth = new RedisHealth(uri.toString());
-    return new ConversationList(redis, new ConversationIndexRebuild(database.jdbi(), new ConversationIndex(redis)),
-        new ConversationQueries(database.jdbi()), redisHealth);
+    return new ConversationList(redis, new ConversationIndexRebuild(requests.jdbi(), new ConversationIndex(redis)),
+        new ConversationQueries(requests.jdbi()), redisHealth);
   }
 
   String token(long userId, String deviceId) {
@@ -106,6 +113,7 @@ public final class TestApp implements AutoCloseable {
   @Override
   public void close() {
     app.close();
+    requests.close();
     database.close();
     registry.close();
     redis.close();

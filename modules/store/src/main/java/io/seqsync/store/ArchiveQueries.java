@@ -1,6 +1,5 @@
 package io.seqsync.store;
 
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,8 +13,6 @@ import org.jdbi.v3.core.statement.StatementException;
  * connection the hot tier needs. Thread-safe: holds only the (thread-safe) Jdbi.
  */
 public final class ArchiveQueries {
-  private static final String QUERY_CANCELED = "57014";
-
   /** A page, newest first; hasMore: older archived messages exist (above the floor). Immutable. */
   public record Page(List<StoredMessage> messages, boolean hasMore) {
     public Page {
@@ -56,7 +53,7 @@ public final class ArchiveQueries {
         return new Page(hasMore ? messages.subList(0, limit) : messages, hasMore);
       });
     } catch (StatementException e) {
-      if (e.getCause() instanceof SQLException sql && QUERY_CANCELED.equals(sql.getSQLState())) {
+      if (StatementTimeouts.isTimeout(e)) {
         throw new TooSlow(budget, e);
       }
       throw e;

@@ -1,11 +1,9 @@
 package io.seqsync.store;
 
 import io.seqsync.events.ConvId;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -20,22 +18,9 @@ public final class ConversationQueries {
   public static final List<String> COUNTABLE_TYPES = List.of("text", "image", "file");
 
   // Over both tiers (R22): a message older than the hot window is no less unread.
-  private static final String UNREAD = "(select count(*) from all_messages m where m.conv_id = c.conv_id"
+  static final String UNREAD = "(select count(*) from all_messages m where m.conv_id = c.conv_id"
       + " and m.seq > coalesce(rp.seq, 0) and m.seq <= c.latest_seq and m.sender_id <> :user"
       + " and m.type in ('text', 'image', 'file') and not m.recalled)";
-
-  // The caller's conversations with something new for this device: latest_seq above the cursor the
-  // client reported for it, or, for a conversation it did not report, above the device's server cursor.
-  private static final String SYNC = "select c.conv_id, c.latest_seq, coalesce(dc.seq, 0) as device_cursor,"
-      + " coalesce(rp.seq, 0) as read_seq, " + UNREAD + " as unread"
-      + " from conversation_members cm"
-      + " join conversations c on c.conv_id = cm.conv_id"
-      + " left join device_cursors dc on dc.user_id = cm.user_id and dc.device_id = :device and dc.conv_id = c.conv_id"
-      + " left join read_positions rp on rp.user_id = cm.user_id and rp.conv_id = c.conv_id"
-      + " left join unnest(cast(:convs as text[]), cast(:seqs as bigint[])) as client(conv_id, seq)"
-      + " on client.conv_id = c.conv_id"
-      + " where cm.user_id = :user and c.latest_seq > coalesce(client.seq, dc.seq, 0)"
-      + " order by c.last_activity desc, c.conv_id";
 
   // The conversation list (R20) as Redis orders it: last activity, then convId, both descending, by
   // bytes (collation "C", as Redis and ListCursor compare).
@@ -167,28 +152,6 @@ public final class ConversationQueries {
             + " where user_id = :user and conv_id = :conv")
         .bind("user", userId).bind("conv", convId)
         .mapTo(Long.class).findOne().orElse(0L));
-  }
-
-  /**
-   * The handshake (R13): the user's conversations with something new for this device, most
-   * recently active first. {@code clientCursors} maps convId to the seq the device reports; a
-   * conversation it does not report (one it does not know, say) is compared with the device's
-   * server cursor instead. Unread counts other users' countable messages above the user's read
-   * position that are not recalled.
-   */
-  public List<SyncRow> sync(long userId, String deviceId, Map<String, Long> clientCursors) {
-    List<String> convs = new ArrayList<>(clientCursors.size());
-    List<Long> seqs = new ArrayList<>(clientCursors.size());
-    clientCursors.forEach((conv, seq) -> {
-      convs.add(conv);
-      seqs.add(seq);
-    });
-    return jdbi.withHandle(handle -> handle.createQuery(SYNC)
-        .bind("user", userId).bind("device", deviceId)
-        .bindArray("convs", String.class, convs).bindArray("seqs", Long.class, seqs)
-        .map((rs, ctx) -> new SyncRow(rs.getString("conv_id"), rs.getLong("latest_seq"),
-            rs.getLong("device_cursor"), rs.getLong("read_seq"), rs.getLong("unread")))
-        .list());
   }
 
   /** The activation of {@code convId} for the user's device (R14); the caller checked membership. */

@@ -2,32 +2,29 @@ package io.seqsync.store;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import java.time.Duration;
 import org.jdbi.v3.core.Jdbi;
 
 /**
- * The PostgreSQL connection pool and its Jdbi. Thread-safe; one per process. Applies the schema
- * migrations when opened, so every component sees the current schema.
+ * A PostgreSQL connection pool and its Jdbi. Thread-safe. {@link #open} is the pool of the
+ * projectors and background jobs, with no statement timeout, and applies the schema migrations, so
+ * every component sees the current schema; {@link #openRequests} is the pool of what users drive,
+ * every statement under a {@code statement_timeout}.
  */
 public final class Database implements AutoCloseable {
   private final HikariDataSource dataSource;
   private final Jdbi jdbi;
+  private final StatementTimeouts timeouts = new StatementTimeouts();
 
   private Database(HikariDataSource dataSource) {
     this.dataSource = dataSource;
     this.jdbi = Jdbi.create(dataSource);
+    jdbi.setSqlLogger(timeouts);
   }
 
-  /** Opens a pool of at most {@code poolSize} connections and migrates the schema. */
+  /** Opens a pool of at most {@code poolSize} connections without a statement timeout and migrates the schema. */
   public static Database open(String jdbcUrl, String user, String password, int poolSize) {
-    HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(jdbcUrl);
-    config.setUsername(user);
-    config.setPassword(password);
-    config.setMaximumPoolSize(poolSize);
-    config.setPoolName("seqsync-pg");
-    // A request fails fast (503) when PostgreSQL is down rather than after Hikari's default 30 s.
-    config.setConnectionTimeout(3_000);
-    Database database = new Database(new HikariDataSource(config));
+    Database database = new Database(new HikariDataSource(config(jdbcUrl, user, password, poolSize, "seqsync-pg")));
     try {
       Migrations.apply(database.jdbi);
     } catch (RuntimeException e) {
@@ -37,8 +34,41 @@ public final class Database implements AutoCloseable {
     return database;
   }
 
+  /**
+   * Opens a pool of at most {@code poolSize} connections whose every statement PostgreSQL cancels
+   * after {@code statementTimeout} (SQLSTATE 57014, counted in {@link #statementTimeouts}). The
+   * timeout is a startup parameter of each connection, so it costs no round trip; a transaction
+   * may still set its own with {@code SET LOCAL} (the archive's read budget does). Migrates nothing.
+   */
+  public static Database openRequests(String jdbcUrl, String user, String password, int poolSize,
+      Duration statementTimeout) {
+    if (statementTimeout.toMillis() <= 0) {
+      throw new IllegalArgumentException("statementTimeout must be positive");
+    }
+    HikariConfig config = config(jdbcUrl, user, password, poolSize, "seqsync-pg-requests");
+    config.addDataSourceProperty("options", "-c statement_timeout=" + statementTimeout.toMillis());
+    return new Database(new HikariDataSource(config));
+  }
+
+  private static HikariConfig config(String jdbcUrl, String user, String password, int poolSize, String name) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(jdbcUrl);
+    config.setUsername(user);
+    config.setPassword(password);
+    config.setMaximumPoolSize(poolSize);
+    config.setPoolName(name);
+    // A request fails fast (503) when PostgreSQL is down rather than after Hikari's default 30 s.
+    config.setConnectionTimeout(3_000);
+    return config;
+  }
+
   public Jdbi jdbi() {
     return jdbi;
+  }
+
+  /** Statements of this pool PostgreSQL cancelled at their timeout. */
+  public StatementTimeouts statementTimeouts() {
+    return timeouts;
   }
 
   @Override

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.seqsync.events.ConvId;
 import io.seqsync.store.ConversationQueries.Membership;
 import io.seqsync.store.ConversationQueries.SyncRow;
+import java.util.List;
 import java.util.Map;
 import org.jdbi.v3.core.Handle;
 import org.junit.jupiter.api.BeforeEach;
@@ -79,15 +80,15 @@ class ConversationQueriesTest {
     });
 
     // Nothing reported: server cursors decide. d:1:2 is caught up on the phone, d:1:4 is empty.
-    assertThat(queries.sync(1, "phone", Map.of())).extracting(SyncRow::convId).containsExactly("d:1:3", "g:team");
+    assertThat(sync(1, "phone", Map.of())).extracting(SyncRow::convId).containsExactly("d:1:3", "g:team");
     // The client's own cursors win where it gives them.
-    assertThat(queries.sync(1, "phone", Map.of("d:1:2", 3L, "g:team", 10L)))
+    assertThat(sync(1, "phone", Map.of("d:1:2", 3L, "g:team", 10L)))
         .extracting(SyncRow::convId).containsExactly("d:1:2", "d:1:3");
-    assertThat(queries.sync(1, "phone", Map.of("d:1:2", 5L, "d:1:3", 3L, "g:team", 10L))).isEmpty();
+    assertThat(sync(1, "phone", Map.of("d:1:2", 5L, "d:1:3", 3L, "g:team", 10L))).isEmpty();
     // Another device has its own cursors; a conversation the caller is not in never shows.
-    assertThat(queries.sync(1, "laptop", Map.of("d:2:3", 0L))).extracting(SyncRow::convId).containsExactly("d:1:2", "d:1:3");
+    assertThat(sync(1, "laptop", Map.of("d:2:3", 0L))).extracting(SyncRow::convId).containsExactly("d:1:2", "d:1:3");
 
-    SyncRow row = queries.sync(1, "phone", Map.of("d:1:2", 0L)).get(0);
+    SyncRow row = sync(1, "phone", Map.of("d:1:2", 0L)).get(0);
     assertThat(row).isEqualTo(new SyncRow("d:1:2", 5, 5, 0, 0));
   }
 
@@ -113,12 +114,17 @@ class ConversationQueriesTest {
       handle.execute("insert into device_cursors (user_id, device_id, conv_id, seq) values (1, 'phone', 'g:team', 4)");
     });
 
-    assertThat(queries.sync(1, "phone", Map.of())).containsExactly(new SyncRow("g:team", 9, 4, 2, 3));
+    assertThat(sync(1, "phone", Map.of())).containsExactly(new SyncRow("g:team", 9, 4, 2, 3));
   }
 
   @Test
   void pingAnswers() {
     assertThat(queries.ping()).isTrue();
+  }
+
+  // One page holds them all here: SyncQueriesTest pages.
+  private List<SyncRow> sync(long userId, String deviceId, Map<String, Long> cursors) {
+    return new SyncQueries(database.jdbi(), 500).page(userId, deviceId, cursors, null).rows();
   }
 
   private static void conversation(Handle handle, String conv, String kind, long latestSeq, long lastActivity) {

@@ -5,28 +5,37 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.seqsync.ingress.auth.Caller;
 import io.seqsync.ingress.http.ApiException;
 import io.seqsync.ingress.http.Json;
-import io.seqsync.store.ConversationQueries;
+import io.seqsync.store.SyncQueries;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 
 /**
- * The reconnect handshake (R13): {@code {"cursors": {convId: seq, ...}}} in (cursors may be
- * omitted), the caller's conversations with something new for this device out. Thread-safe.
+ * The reconnect handshake (R13): {@code {"cursors": {convId: seq, ...}, "next": token}} in (both
+ * may be omitted), one bounded page of the caller's conversations with something new for this
+ * device out ({@link SyncQueries}), with {@code limited} and the {@code next} token when more may
+ * follow. The token is the convId the next page starts after, base64url-encoded: opaque to
+ * clients, and harmless to forge (a page only ever holds the caller's own conversations).
+ * Thread-safe.
  */
 public final class SyncService {
   public static final int MAX_CURSORS = 10_000;
+  private static final int MAX_NEXT_CHARS = 512;
 
-  private final ConversationQueries conversations;
+  private final SyncQueries pages;
 
-  public SyncService(ConversationQueries conversations) {
-    this.conversations = conversations;
+  public SyncService(SyncQueries pages) {
+    this.pages = pages;
   }
 
   public Views.Synced sync(Caller caller, ObjectNode body) {
     Map<String, Long> cursors = cursors(body);
-    return new Views.Synced(conversations.sync(caller.userId(), caller.deviceId(), cursors).stream()
-        .map(Views.SyncConversation::of).toList(), System.currentTimeMillis());
+    SyncQueries.Page page = pages.page(caller.userId(), caller.deviceId(), cursors, after(body));
+    String next = page.next().map(SyncService::token).orElse(null);
+    return new Views.Synced(page.rows().stream().map(Views.SyncConversation::of).toList(), System.currentTimeMillis(),
+        next != null, next);
   }
 
   static Map<String, Long> cursors(ObjectNode body) {
@@ -47,5 +56,30 @@ public final class SyncService {
       cursors.put(field.getKey(), Json.seq(field.getValue(), "cursors." + field.getKey()));
     }
     return cursors;
+  }
+
+  // The convId the page starts after: null for the first page.
+  static String after(ObjectNode body) {
+    JsonNode node = body.get("next");
+    if (node == null || node.isNull()) {
+      return null;
+    }
+    if (!node.isTextual() || node.textValue().length() > MAX_NEXT_CHARS) {
+      throw invalidNext();
+    }
+    try {
+      String convId = new String(Base64.getUrlDecoder().decode(node.textValue()), StandardCharsets.UTF_8);
+      return AccessControl.convId(convId).value();
+    } catch (IllegalArgumentException | ApiException e) {
+      throw invalidNext();
+    }
+  }
+
+  private static String token(String convId) {
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(convId.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static ApiException invalidNext() {
+    return ApiException.badRequest("invalid_next", "next must be the token of a previous sync answer");
   }
 }

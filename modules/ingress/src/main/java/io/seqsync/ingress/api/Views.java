@@ -64,8 +64,12 @@ public final class Views {
   @JsonInclude(JsonInclude.Include.NON_NULL)
   record Archived(List<Message> messages, boolean hasMore, Long nextBefore, Long nextBeforeSeq) {}
 
-  /** The handshake answer (R13). */
-  public record Synced(List<SyncConversation> conversations, long serverTime) {}
+  /**
+   * The handshake answer (R13), one page of it: {@code limited} when more conversations may have
+   * something new, {@code next} (only then) the opaque token that asks for them.
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Synced(List<SyncConversation> conversations, long serverTime, boolean limited, String next) {}
 
   public record SyncConversation(String convId, long latestSeq, long deviceCursor, long readSeq, long unread) {
     public static SyncConversation of(SyncRow row) {

@@ -4,6 +4,7 @@ package io.seqsync.ingress.http;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.ExceptionHandler;
 import io.javalin.http.HttpResponseException;
+import io.seqsync.store.StatementTimeouts;
 import java.net.ConnectException;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
@@ -19,7 +20,8 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 /**
  * Turns every failure into {@code {"error":{"code","message"}}} with a fitting status: the API's
  * own errors as thrown, Javalin's (unknown route 404, wrong method 405, body too large 413, ...)
- * with their status, a database or Redis that cannot be reached 503, anything else 500 (a bug:
+ * with their status, a database or Redis that cannot be reached 503, a statement PostgreSQL
+ * cancelled at the statement timeout 503 {@code query_timeout}, anything else 500 (a bug:
  * logged, and never caused by what a client sends, which is validated first).
  */
 public final class ErrorHandling {
@@ -55,9 +57,10 @@ public final class ErrorHandling {
 
   /**
    * The error answer to a failure of {@code method path}: the API's own error as thrown, Javalin's
-   * with its status, 503 for a database or Redis that cannot be reached, 500 (logged) for the rest.
+   * with its status, 503 for a database or Redis that cannot be reached or a statement past its
+   * timeout, 500 (logged) for the rest.
    */
-  static ApiException error(Throwable failure, String method, String path) {
+  public static ApiException error(Throwable failure, String method, String path) {
     Throwable error = unwrap(failure);
     if (error instanceof ApiException api) {
       return api;
@@ -70,6 +73,10 @@ public final class ErrorHandling {
     if (error instanceof JdbiException && isConnectionFailure(error)) {
       log.warn("PostgreSQL unavailable for {} {}: {}", method, path, error.toString());
       return ApiException.unavailable("database_unavailable", "PostgreSQL is unavailable; retry later");
+    }
+    if (error instanceof JdbiException && StatementTimeouts.isTimeout(error)) {
+      log.warn("statement timeout in {} {}: {}", method, path, error.getMessage());
+      return ApiException.retryLater(503, "query_timeout", "the database did not answer in time; retry", 1);
     }
     if (error instanceof JedisConnectionException) {
       log.warn("Redis unavailable for {} {}: {}", method, path, error.toString());

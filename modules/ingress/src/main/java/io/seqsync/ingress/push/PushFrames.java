@@ -1,5 +1,6 @@
 package io.seqsync.ingress.push;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.seqsync.ingress.api.Views;
 import io.seqsync.ingress.auth.Caller;
@@ -23,7 +24,8 @@ final class PushFrames {
 
   record MembershipFrame(String type, String convId, List<String> added, List<String> removed, Views.Message notice) {}
 
-  record SyncFrame(String type, List<Views.SyncConversation> conversations, long serverTime) {}
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  record SyncFrame(String type, List<Views.SyncConversation> conversations, long serverTime, boolean limited, String next) {}
 
   record ErrorFrame(String type, ErrorBody.Error error) {}
 
@@ -48,7 +50,7 @@ final class PushFrames {
   }
 
   static String sync(Views.Synced synced) {
-    return json(new SyncFrame("sync", synced.conversations(), synced.serverTime()));
+    return json(new SyncFrame("sync", synced.conversations(), synced.serverTime(), synced.limited(), synced.next()));
   }
 
   static String error(String code, String message) {

@@ -18,6 +18,7 @@ import io.seqsync.ingress.auth.Revocations;
 import io.seqsync.ingress.auth.VerifiedToken;
 import io.seqsync.ingress.commands.CommandPublisher;
 import io.seqsync.ingress.http.ApiException;
+import io.seqsync.ingress.http.ErrorHandling;
 import io.seqsync.ingress.http.Json;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -33,16 +34,20 @@ import java.util.concurrent.TimeUnit;
  * {@code ping} is answered {@code pong}; anything else (not JSON, binary, an unknown type, a bad
  * field) gets an error frame and changes nothing. A text frame over Jetty's limit (64 KiB) closes
  * the socket with 1009 (message too big). The handshake runs in the first-screen lane
- * ({@link FetchGuard#admitStreamHandshake}); when the lane is full the socket is closed with 1013
- * (try again later), and the client reconnects after its back-off. A socket lives no longer than
- * its token: it is closed with {@link #TOKEN_ENDED} ({@code token_expired}) when the token expires,
- * and at once ({@code token_revoked}) when its device signs out, on whichever instance holds it.
+ * ({@link FetchGuard#admitStreamHandshake}); when the lane is full, or its query is past the
+ * statement timeout or PostgreSQL is down, the socket is closed with 1013 (try again later) and
+ * the error code as reason, and the client reconnects after its back-off. The sync frame is the
+ * handshake's first page: with {@code limited} the client asks for the rest over HTTP. A socket
+ * lives no longer than its token: it is closed with {@link #TOKEN_ENDED} ({@code token_expired})
+ * when the token expires, and at once ({@code token_revoked}) when its device signs out, on
+ * whichever instance holds it.
  */
 public final class StreamEndpoint {
   // RFC 6455's registry: the server is overloaded, the client should reconnect later.
   public static final int TRY_AGAIN_LATER = 1013;
   // An application code (4000-4999) mirroring HTTP's 401: reconnect with a new token, not the same one.
   public static final int TOKEN_ENDED = 4401;
+  private static final int INTERNAL_ERROR = 1011;
 
   private final Authentication authentication;
   private final AccessControl access;
@@ -89,9 +94,11 @@ public final class StreamEndpoint {
         Math.max(0, token.expiresAtMillis() - System.currentTimeMillis()), TimeUnit.MILLISECONDS));
     try (Lane.Permit handshake = fetchGuard.admitStreamHandshake()) {
       connection.start(PushFrames.sync(syncs.sync(caller, Json.MAPPER.createObjectNode())));
-    } catch (ApiException overloaded) {
+    } catch (RuntimeException failure) {
+      // A full lane, a statement timeout, PostgreSQL down: the client reconnects after its back-off.
+      ApiException refused = ErrorHandling.error(failure, "GET", "/v1/stream");
       closed(ctx);
-      ctx.closeSession(TRY_AGAIN_LATER, overloaded.code());
+      ctx.closeSession(refused.status() == 503 ? TRY_AGAIN_LATER : INTERNAL_ERROR, refused.code());
     }
   }
 

@@ -7,6 +7,7 @@ import io.seqsync.store.ArchiveQueries;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.MessageQueries;
 import io.seqsync.store.StoredMessage;
+import io.seqsync.store.SyncQueries;
 import io.seqsync.store.TestDatabases;
 import java.time.Duration;
 import java.time.Instant;
@@ -112,7 +113,7 @@ class MessageArchiveTest {
 
     assertThat(seqs("messages", DIRECT)).isEmpty();
     assertThat(conversations.activation(2, "laptop", direct).unread()).as("all ten archived").isEqualTo(10);
-    assertThat(conversations.sync(2, "laptop", Map.of(DIRECT, 4L))).extracting(ConversationQueries.SyncRow::unread)
+    assertThat(new SyncQueries(jdbi, 500).page(2, "laptop", Map.of(DIRECT, 4L), null).rows()).extracting(ConversationQueries.SyncRow::unread)
         .containsExactly(10L);
   }
 
