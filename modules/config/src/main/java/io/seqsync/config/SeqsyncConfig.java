@@ -12,7 +12,7 @@ import java.util.Optional;
  */
 public record SeqsyncConfig(
     Path dataDir, Optional<String> instanceId, Kafka kafka, Postgres postgres, Redis redis, Sequencer sequencer, Http http, Auth auth,
-    Projector projector, Fetch fetch, Delivery delivery, Archive archive, Health health) {
+    Projector projector, Fetch fetch, Delivery delivery, Archive archive, Health health, Limits limits) {
 
   public SeqsyncConfig {
     // Each lane holds at most its concurrency in connections: together they leave the projector,
@@ -31,7 +31,7 @@ public record SeqsyncConfig(
     Projector named = new Projector(projector.groupId(), Optional.of(projector.instanceId().orElse(instance)),
         projector.maxPollRecords(), projector.sessionTimeout(), projector.retryBackoff());
     return new SeqsyncConfig(dataDir, Optional.of(instance), kafka, postgres, redis, sequencer, http, auth, named,
-        fetch, delivery, archive, health);
+        fetch, delivery, archive, health, limits);
   }
 
   /**
@@ -234,6 +234,29 @@ public record SeqsyncConfig(
       /** The most HTTP server threads this lane can hold: running and waiting. */
       public int threads() {
         return concurrency + queue;
+      }
+    }
+  }
+
+  /**
+   * Abuse limits (docs/api.md, "Limits"): token buckets of {@code rate} per second and {@code burst}
+   * size, per device, per user or per socket, held in Redis across instances (each call waits at most
+   * {@code redisTimeout}, else the instance's own buckets decide); a draft window per device and
+   * conversation in which the last draft wins; the most push sockets a user holds at once.
+   */
+  public record Limits(Rate sendDevice, Rate sendUser, Rate positionDevice, Rate draftDevice, Duration draftWindow,
+      Rate groupUser, Rate telemetryDevice, Rate frameSocket, int socketsPerUser, Duration redisTimeout) {
+    public Limits {
+      require(!draftWindow.isNegative(), "limits.draft.window must not be negative");
+      require(socketsPerUser > 0, "limits.sockets-per-user must be positive");
+      require(!redisTimeout.isNegative() && !redisTimeout.isZero(), "limits.redis-timeout must be positive");
+    }
+
+    /** A bucket: refilled at {@code perSecond} (a fraction: slower than one a second), {@code burst} at once. */
+    public record Rate(String name, double perSecond, int burst) {
+      public Rate {
+        require(perSecond > 0 && perSecond <= 1_000_000, "limits." + name + ".rate must be above 0, at most 1000000");
+        require(burst > 0, "limits." + name + ".burst must be positive");
       }
     }
   }
