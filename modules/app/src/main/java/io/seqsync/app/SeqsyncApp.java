@@ -34,6 +34,7 @@ import io.seqsync.redis.ConversationIndexRebuild;
 import io.seqsync.redis.ConversationList;
 import io.seqsync.redis.RedisClients;
 import io.seqsync.redis.RedisHealth;
+import io.seqsync.redis.RedisLimits;
 import io.seqsync.sequencer.SequencerService;
 import io.seqsync.store.ArchiveQueries;
 import io.seqsync.store.ConversationQueries;
@@ -128,7 +129,8 @@ public final class SeqsyncApp implements AutoCloseable {
     IngressStores stores = new IngressStores(new MessageQueries(database.jdbi()), conversations,
         new ConversationList(redis, new ConversationIndexRebuild(database.jdbi(), index), conversations, redisHealth),
         new ArchiveQueries(database.jdbi(), config.archive().readBudget()),
-        new DeliveryQueries(database.jdbi(), config.delivery().renderTarget()));
+        new DeliveryQueries(database.jdbi(), config.delivery().renderTarget()),
+        Optional.of(new RedisLimits(own(RedisClients.connect(redisEndpoint, config.limits().redisTimeout())))));
     OpsMonitor monitor = own(new OpsMonitor(kafka, topics, config.sequencer().applicationId(), database.jdbi(),
         stores.delivery(), registry)).start();
     BearerTokens bearerTokens = new BearerTokens(tokens, config.auth().identityProvider().map(IdentityProviderTokens::new));

@@ -72,9 +72,9 @@ public final class TestApp implements AutoCloseable {
     SeqsyncConfig config = ConfigLoader.of(properties);
     IngressStores stores = new IngressStores(new MessageQueries(database.jdbi()), new ConversationQueries(database.jdbi()),
         list(redisUri), new ArchiveQueries(database.jdbi(), config.archive().readBudget()),
-        new DeliveryQueries(database.jdbi(), config.delivery().renderTarget()));
+        new DeliveryQueries(database.jdbi(), config.delivery().renderTarget()), Optional.empty());
     app = new IngressApp(new IngressSettings("127.0.0.1", 0, replyBudget, maxContentBytes,
-        config.sequencer().maxGroupMembers(), config.fetch(), config.http().streamCompression()),
+        config.sequencer().maxGroupMembers(), config.fetch(), config.http().streamCompression(), config.limits()),
         new CommandChannels(publisher, waiter, Topics.from(config.kafka()).telemetry()), stores, new PushHub(),
         new Identity(tokens, devSignIn ? Optional.of(new DevSignIn(tokens, Duration.ofHours(1))) : Optional.empty()),
         new Observability(registry, monitor(config, stores), List.of()))

@@ -2,6 +2,7 @@ package io.seqsync.redis;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.ZAddParams;
@@ -21,6 +22,15 @@ public final class RedisLimits {
   /** A bucket to take a token of: its name (with the user's id first), interval and tolerance in µs. */
   public record Bucket(long userId, String name, long intervalMicros, long toleranceMicros) {}
 
+  /** Admitted ({@code waitMicros} 0), or refused: the µs until every bucket has a token, and which bucket (index) waits longest. */
+  public record Verdict(long waitMicros, int bucket) {
+    public static final Verdict ADMITTED = new Verdict(0, -1);
+
+    public boolean admitted() {
+      return waitMicros <= 0;
+    }
+  }
+
   private final UnifiedJedis redis;
 
   /** {@code redis}: a client whose timeouts are the limits' (short: a request waits for it). */
@@ -29,10 +39,9 @@ public final class RedisLimits {
   }
 
   /**
-   * Takes a token of every bucket, all of one user, or none: 0 when admitted, else the
-   * microseconds until all have one.
+   * Takes a token of every bucket, all of one user, or none (then nothing changes).
    */
-  public long take(List<Bucket> buckets) {
+  public Verdict take(List<Bucket> buckets) {
     List<String> keys = new ArrayList<>(buckets.size());
     List<String> args = new ArrayList<>(2 * buckets.size());
     for (Bucket bucket : buckets) {
@@ -40,7 +49,9 @@ public final class RedisLimits {
       args.add(Long.toString(bucket.intervalMicros()));
       args.add(Long.toString(bucket.toleranceMicros()));
     }
-    return ((Number) RATE.run(redis, keys, args)).longValue();
+    List<?> answer = (List<?>) RATE.run(redis, keys, args);
+    long wait = ((Number) answer.get(0)).longValue();
+    return wait <= 0 ? Verdict.ADMITTED : new Verdict(wait, ((Number) answer.get(1)).intValue() - 1);
   }
 
   /**
@@ -57,7 +68,7 @@ public final class RedisLimits {
 
   /** Keeps the user's open sockets counted until {@code expiresAtMillis} (those already gone stay gone). */
   public void refreshSockets(long userId, List<String> socketIds, long expiresAtMillis) {
-    Map<String, Double> scores = new java.util.HashMap<>();
+    Map<String, Double> scores = new HashMap<>();
     socketIds.forEach(id -> scores.put(id, (double) expiresAtMillis));
     redis.zadd(sockets(userId), scores, ZAddParams.zAddParams().xx());
     redis.pexpireAt(sockets(userId), expiresAtMillis);

@@ -17,9 +17,14 @@ import io.seqsync.ingress.auth.Caller;
 import io.seqsync.ingress.commands.CommandPublisher;
 import io.seqsync.ingress.http.ApiException;
 import io.seqsync.ingress.http.Json;
+import io.seqsync.ingress.limits.Limit;
+import io.seqsync.ingress.limits.Limiter;
+import io.seqsync.ingress.limits.SocketLimits;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * GET /v1/stream, the push WebSocket (R1, R15, R19): the first frame is this device's handshake
@@ -29,10 +34,23 @@ import java.util.concurrent.ConcurrentHashMap;
  * the socket with 1009 (message too big). The handshake runs in the first-screen lane
  * ({@link FetchGuard#admitStreamHandshake}); when the lane is full the socket is closed with 1013
  * (try again later), and the client reconnects after its back-off.
+ *
+ * <p>Limits (docs/api.md, "Limits"), checked before anything else: a socket past the user's cap is
+ * closed with {@link #TOO_MANY_SOCKETS} before its handshake runs; a newer socket of the same
+ * device closes the older one with {@link #REPLACED}. A frame over the socket's rate gets an error
+ * frame {@code rate_limited} with {@code retryAfterMs} and changes nothing; a socket that sends
+ * {@link #REFUSED_IN_A_ROW} frames in a row past it is closed with 1008 (policy violation). Ack and
+ * read frames also take the device's {@code position} tokens, as over HTTP.
  */
 public final class StreamEndpoint {
   // RFC 6455's registry: the server is overloaded, the client should reconnect later.
   public static final int TRY_AGAIN_LATER = 1013;
+  /** Past the user's sockets (a private code: RFC 6455 leaves 4000-4999 to applications). */
+  public static final int TOO_MANY_SOCKETS = 4429;
+  /** A newer socket of the same device took over. */
+  public static final int REPLACED = 4409;
+  public static final int POLICY_VIOLATION = 1008;
+  static final int REFUSED_IN_A_ROW = 100;
 
   private final Authentication authentication;
   private final AccessControl access;
@@ -40,16 +58,23 @@ public final class StreamEndpoint {
   private final SyncService syncs;
   private final PushHub hub;
   private final FetchGuard fetchGuard;
-  private final Map<String, PushConnection> connections = new ConcurrentHashMap<>();
+  private final Limiter limiter;
+  private final SocketLimits socketLimits;
+  private final Map<String, Held> connections = new ConcurrentHashMap<>();
+
+  /** A socket admitted: its connection, its place in the user's sockets, its frames refused in a row. */
+  private record Held(PushConnection connection, SocketLimits.Socket socket, AtomicInteger refusedInARow) {}
 
   public StreamEndpoint(Authentication authentication, AccessControl access, CommandPublisher publisher, SyncService syncs,
-      PushHub hub, FetchGuard fetchGuard) {
+      PushHub hub, FetchGuard fetchGuard, Limiter limiter, SocketLimits socketLimits) {
     this.authentication = authentication;
     this.access = access;
     this.publisher = publisher;
     this.syncs = syncs;
     this.hub = hub;
     this.fetchGuard = fetchGuard;
+    this.limiter = limiter;
+    this.socketLimits = socketLimits;
   }
 
   public void configure(WsConfig ws) {
@@ -65,8 +90,14 @@ public final class StreamEndpoint {
   private void connected(WsContext ctx) {
     Caller caller = authentication.verify(ctx.header("Authorization"), ctx.queryParam("access_token"));
     ctx.disableAutomaticPings();
+    SocketLimits.Socket socket =
+        new SocketLimits.Socket(ctx.sessionId(), caller, () -> ctx.closeSession(REPLACED, "replaced"));
+    if (!socketLimits.open(socket)) {
+      ctx.closeSession(TOO_MANY_SOCKETS, "too_many_sockets");
+      return;
+    }
     PushConnection connection = hub.connect(ctx.sessionId(), caller, ctx.session);
-    connections.put(ctx.sessionId(), connection);
+    connections.put(ctx.sessionId(), new Held(connection, socket, new AtomicInteger()));
     try (Lane.Permit handshake = fetchGuard.admitStreamHandshake()) {
       connection.start(PushFrames.sync(syncs.sync(caller, Json.MAPPER.createObjectNode())));
     } catch (ApiException overloaded) {
@@ -76,10 +107,11 @@ public final class StreamEndpoint {
   }
 
   private void received(WsMessageContext ctx) {
-    PushConnection connection = connections.get(ctx.sessionId());
-    if (connection == null) {
+    Held held = connections.get(ctx.sessionId());
+    if (held == null || !admitted(ctx, held)) {
       return;
     }
+    PushConnection connection = held.connection();
     try {
       ObjectNode frame = Json.object(ctx.message().getBytes(StandardCharsets.UTF_8));
       String type = Json.string(frame, "type");
@@ -90,20 +122,39 @@ public final class StreamEndpoint {
         default -> throw ApiException.badRequest("unknown_frame", "frame type must be ack, read or ping");
       }
     } catch (ApiException e) {
-      connection.offer(PushFrames.error(e.code(), e.getMessage()));
+      connection.offer(e.retryAfterSeconds() > 0
+          ? PushFrames.limited(e.getMessage(), TimeUnit.SECONDS.toMillis(e.retryAfterSeconds()))
+          : PushFrames.error(e.code(), e.getMessage()));
     }
   }
 
   private void receivedBinary(WsBinaryMessageContext ctx) {
-    PushConnection connection = connections.get(ctx.sessionId());
-    if (connection != null) {
-      connection.offer(PushFrames.error("invalid_frame", "frames are JSON text, not binary"));
+    Held held = connections.get(ctx.sessionId());
+    if (held != null && admitted(ctx, held)) {
+      held.connection().offer(PushFrames.error("invalid_frame", "frames are JSON text, not binary"));
     }
+  }
+
+  // The socket's frame rate: over it, an error frame with the wait; far over it, the socket closed.
+  private boolean admitted(WsContext ctx, Held held) {
+    long waitMillis = limiter.frame(held.socket().caller().userId(), ctx.sessionId());
+    if (waitMillis == 0) {
+      held.refusedInARow().set(0);
+      return true;
+    }
+    if (held.refusedInARow().incrementAndGet() >= REFUSED_IN_A_ROW) {
+      closed(ctx);
+      ctx.closeSession(POLICY_VIOLATION, "rate_limited");
+    } else {
+      held.connection().offer(PushFrames.limited("too many frames on this socket; the frame was ignored", waitMillis));
+    }
+    return false;
   }
 
   private Command position(PushConnection connection, ObjectNode frame, boolean ack) {
     PositionRequests.Position position = PositionRequests.read(frame);
     access.requireMember(connection.caller, position.convId());
+    limiter.check(Limit.POSITION, connection.caller);
     Commands commands = new Commands(connection.caller.userId(), connection.caller.deviceId());
     return ack ? commands.ack(position.convId().value(), position.seq())
         : commands.read(position.convId().value(), position.seq());
@@ -118,9 +169,11 @@ public final class StreamEndpoint {
   }
 
   private void closed(WsContext ctx) {
-    PushConnection connection = connections.remove(ctx.sessionId());
-    if (connection != null) {
-      hub.disconnect(connection);
+    Held held = connections.remove(ctx.sessionId());
+    if (held != null) {
+      hub.disconnect(held.connection());
+      socketLimits.close(held.socket());
+      limiter.socketClosed(held.socket().caller().userId(), ctx.sessionId());
     }
   }
 }
