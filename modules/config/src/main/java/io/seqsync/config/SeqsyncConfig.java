@@ -3,6 +3,10 @@ package io.seqsync.config;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -250,6 +254,33 @@ public record SeqsyncConfig(
       require(!draftWindow.isNegative(), "limits.draft.window must not be negative");
       require(socketsPerUser > 0, "limits.sockets-per-user must be positive");
       require(!redisTimeout.isNegative() && !redisTimeout.isZero(), "limits.redis-timeout must be positive");
+    }
+
+    /** The buckets' names, as their properties spell them ({@code limits.<name>.rate}, {@code .burst}). */
+    public static final List<String> BUCKETS = List.of("send-device", "send-user", "position-device", "draft-device",
+        "group-user", "telemetry-device", "frame-socket");
+
+    /**
+     * Properties that raise every bucket's rate and burst, and the sockets a user may hold, to
+     * {@code at}: for load tools and tests that drive the API far faster than people do, from few
+     * devices. The draft window stays.
+     */
+    public static Map<String, String> raisedTo(int at) {
+      Map<String, String> settings = new LinkedHashMap<>();
+      for (String bucket : BUCKETS) {
+        settings.put("limits." + bucket + ".rate", Integer.toString(at));
+        settings.put("limits." + bucket + ".burst", Integer.toString(at));
+      }
+      settings.put("limits.sockets-per-user", Integer.toString(at));
+      return settings;
+    }
+
+    /** {@link #raisedTo} as environment variables ({@code SEQSYNC_LIMITS_SEND_DEVICE_RATE}, ...). */
+    public static Map<String, String> raisedToAsEnvironment(int at) {
+      Map<String, String> env = new LinkedHashMap<>();
+      raisedTo(at).forEach((name, value) ->
+          env.put("SEQSYNC_" + name.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_'), value));
+      return env;
     }
 
     /** A bucket: refilled at {@code perSecond} (a fraction: slower than one a second), {@code burst} at once. */

@@ -67,7 +67,9 @@ public final class TestApp implements AutoCloseable {
     String url = postgres.createDatabase("ingress_" + ProcessHandle.current().pid() + "_" + DATABASES.incrementAndGet());
     database = Database.open(url, postgres.user(), postgres.password(), POOL_SIZE);
     rows = new Rows(database.jdbi());
-    Map<String, String> properties = new HashMap<>(fetchSettings);
+    // These tests send far faster than people, from a few devices: limits raised unless a test sets its own.
+    Map<String, String> properties = new HashMap<>(SeqsyncConfig.Limits.raisedTo(1_000_000));
+    properties.putAll(fetchSettings);
     properties.put("postgres.pool-size", Integer.toString(POOL_SIZE));
     SeqsyncConfig config = ConfigLoader.of(properties);
     IngressStores stores = new IngressStores(new MessageQueries(database.jdbi()), new ConversationQueries(database.jdbi()),
