@@ -28,7 +28,7 @@ export async function freePort() {
 // The buckets of docs/api.md's "Limits". The tests drive the API far faster than people, from few
 // devices: each App raises every limit, unless made with `raisedLimits: false` (the limits' own tests).
 const LIMIT_BUCKETS = ['SEND_DEVICE', 'SEND_USER', 'POSITION_DEVICE', 'DRAFT_DEVICE', 'GROUP_USER', 'TELEMETRY_DEVICE',
-  'FRAME_SOCKET'];
+  'FRAME_SOCKET', 'SOCKET_USER'];
 const RAISED = '1000000';
 export const RAISED_LIMITS_ENV = Object.fromEntries([
   ...LIMIT_BUCKETS.flatMap((bucket) => [[`SEQSYNC_LIMITS_${bucket}_RATE`, RAISED], [`SEQSYNC_LIMITS_${bucket}_BURST`, RAISED]]),

@@ -115,7 +115,7 @@ public final class ConfigLoader {
     return new SeqsyncConfig.Limits(rate("send-device", 5, 30), rate("send-user", 10, 60),
         rate("position-device", 20, 200), rate("draft-device", 10, 40), duration("limits.draft.window", Duration.ofSeconds(1)),
         rate("group-user", 1, 20), rate("telemetry-device", 10, 100), rate("frame-socket", 20, 100),
-        integer("limits.sockets-per-user", 20), duration("limits.redis-timeout", Duration.ofMillis(50)));
+        rate("socket-user", 2, 20), integer("limits.sockets-per-user", 20), duration("limits.redis-timeout", Duration.ofMillis(50)));
   }
 
   private SeqsyncConfig.Limits.Rate rate(String name, double perSecond, int burst) {

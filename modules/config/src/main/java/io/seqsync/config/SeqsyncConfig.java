@@ -246,10 +246,11 @@ public record SeqsyncConfig(
    * Abuse limits (docs/api.md, "Limits"): token buckets of {@code rate} per second and {@code burst}
    * size, per device, per user or per socket, held in Redis across instances (each call waits at most
    * {@code redisTimeout}, else the instance's own buckets decide); a draft window per device and
-   * conversation in which the last draft wins; the most push sockets a user holds at once.
+   * conversation in which the last draft wins; the push sockets a user opens ({@code socketUser})
+   * and holds at once.
    */
   public record Limits(Rate sendDevice, Rate sendUser, Rate positionDevice, Rate draftDevice, Duration draftWindow,
-      Rate groupUser, Rate telemetryDevice, Rate frameSocket, int socketsPerUser, Duration redisTimeout) {
+      Rate groupUser, Rate telemetryDevice, Rate frameSocket, Rate socketUser, int socketsPerUser, Duration redisTimeout) {
     public Limits {
       require(!draftWindow.isNegative(), "limits.draft.window must not be negative");
       require(socketsPerUser > 0, "limits.sockets-per-user must be positive");
@@ -258,7 +259,7 @@ public record SeqsyncConfig(
 
     /** The buckets' names, as their properties spell them ({@code limits.<name>.rate}, {@code .burst}). */
     public static final List<String> BUCKETS = List.of("send-device", "send-user", "position-device", "draft-device",
-        "group-user", "telemetry-device", "frame-socket");
+        "group-user", "telemetry-device", "frame-socket", "socket-user");
 
     /**
      * Properties that raise every bucket's rate and burst, and the sockets a user may hold, to

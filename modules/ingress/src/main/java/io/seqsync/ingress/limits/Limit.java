@@ -10,7 +10,9 @@ public enum Limit {
   POSITION("position_device"),
   DRAFT("draft_device"),
   GROUP("group_user"),
-  TELEMETRY("telemetry_device");
+  TELEMETRY("telemetry_device"),
+  /** A push socket opening (its handshake to come). */
+  SOCKET("socket_user");
 
   private final String[] buckets;
 

@@ -68,6 +68,7 @@ public final class Limiter {
     rates.put(Limit.DRAFT, List.of(Rate.of("draft_device", limits.draftDevice())));
     rates.put(Limit.GROUP, List.of(Rate.of("group_user", limits.groupUser())));
     rates.put(Limit.TELEMETRY, List.of(Rate.of("telemetry_device", limits.telemetryDevice())));
+    rates.put(Limit.SOCKET, List.of(Rate.of("socket_user", limits.socketUser())));
     this.frames = Rate.of("frame_socket", limits.frameSocket());
     this.fallbacks = Counter.builder("seqsync.limits.redis.fallback")
         .description("limit checks decided by this instance alone because Redis did not answer").register(registry);
