@@ -7,6 +7,7 @@ import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -18,6 +19,7 @@ final class StreamClient implements AutoCloseable {
 
   private final BlockingQueue<JsonNode> frames = new LinkedBlockingQueue<>();
   private final WebSocket socket;
+  private final CompletableFuture<Integer> closeCode = new CompletableFuture<>();
   private volatile boolean pausing;
 
   private StreamClient(WebSocket.Builder builder, URI uri) {
@@ -40,6 +42,17 @@ final class StreamClient implements AutoCloseable {
         }
         webSocket.request(1);
         return null;
+      }
+
+      @Override
+      public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+        closeCode.complete(statusCode);
+        return null;
+      }
+
+      @Override
+      public void onError(WebSocket webSocket, Throwable error) {
+        closeCode.complete(-1);
       }
     }).join();
   }
@@ -64,6 +77,16 @@ final class StreamClient implements AutoCloseable {
 
   void send(String frame) {
     socket.sendText(frame, true).join();
+  }
+
+  /** Sends a frame; false when the socket is closed already. */
+  boolean trySend(String frame) {
+    try {
+      socket.sendText(frame, true).join();
+      return true;
+    } catch (java.util.concurrent.CompletionException | IllegalStateException closed) {
+      return false;
+    }
   }
 
   /** The next frame, or an AssertionError after {@code timeout}. */
@@ -92,6 +115,17 @@ final class StreamClient implements AutoCloseable {
       if (matching.test(frame)) {
         return frame;
       }
+    }
+  }
+
+  /** The code the server closed the socket with (-1: it failed), or an AssertionError after {@code timeout}. */
+  int closeCode(Duration timeout) {
+    try {
+      return closeCode.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new AssertionError("not closed within " + timeout);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
     }
   }
 
