@@ -70,6 +70,10 @@ public final class Limiter {
     rates.put(Limit.TELEMETRY, List.of(Rate.of("telemetry_device", limits.telemetryDevice())));
     rates.put(Limit.SOCKET, List.of(Rate.of("socket_user", limits.socketUser())));
     this.frames = Rate.of("frame_socket", limits.frameSocket());
+    // Every limit counted from the start, at 0 until it refuses: the dashboard and alerts see them all.
+    rates.values().forEach(buckets -> buckets.forEach(rate -> counter(rate.name())));
+    counter(frames.name());
+    counter(SocketLimits.SOCKETS_USER);
     this.fallbacks = Counter.builder("seqsync.limits.redis.fallback")
         .description("limit checks decided by this instance alone because Redis did not answer").register(registry);
     Gauge.builder("seqsync.limits.shared", this, Limiter::shared)

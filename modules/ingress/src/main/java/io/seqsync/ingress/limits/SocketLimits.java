@@ -22,6 +22,8 @@ import redis.clients.jedis.exceptions.JedisException;
  * expire); while Redis does not answer, this instance's count alone decides. Thread-safe.
  */
 public final class SocketLimits implements AutoCloseable {
+  /** The limit a refused socket is counted as. */
+  static final String SOCKETS_USER = "sockets_user";
   static final long REFRESH_SECONDS = 30;
   static final long EXPIRY_MILLIS = TimeUnit.SECONDS.toMillis(3 * REFRESH_SECONDS);
 
@@ -70,7 +72,7 @@ public final class SocketLimits implements AutoCloseable {
       admitted[0] = false;
     }
     if (!admitted[0]) {
-      limiter.counted("sockets_user");
+      limiter.counted(SOCKETS_USER);
       return false;
     }
     replaced.forEach(old -> old.replace().run());
