@@ -25,19 +25,29 @@ export async function freePort() {
   });
 }
 
+// The buckets of docs/api.md's "Limits". The tests drive the API far faster than people, from few
+// devices: each App raises every limit, unless made with `raisedLimits: false` (the limits' own tests).
+const LIMIT_BUCKETS = ['SEND_DEVICE', 'SEND_USER', 'POSITION_DEVICE', 'DRAFT_DEVICE', 'GROUP_USER', 'TELEMETRY_DEVICE',
+  'FRAME_SOCKET', 'SOCKET_USER'];
+const RAISED = '1000000';
+export const RAISED_LIMITS_ENV = Object.fromEntries([
+  ...LIMIT_BUCKETS.flatMap((bucket) => [[`SEQSYNC_LIMITS_${bucket}_RATE`, RAISED], [`SEQSYNC_LIMITS_${bucket}_BURST`, RAISED]]),
+  ['SEQSYNC_LIMITS_SOCKETS_PER_USER', RAISED],
+]);
+
 /**
  * One app: `start()` launches it and waits until it has started and /health answers (one that does not
  * within the budget is stopped), `stop()` ends it as an operator would (SIGTERM, then waits; SIGKILL
  * after a minute), `kill()` is kill -9 (its embedded PostgreSQL and Redis stay up until the next start
  * on the same directory stops them), `restart()` starts it again on the same data.
- * `env` adds or overrides SEQSYNC_* variables.
+ * `env` adds or overrides SEQSYNC_* variables; `raisedLimits: false` keeps the limits' defaults.
  */
 export class App {
-  constructor({ name = 'app', env = {}, dataDir } = {}) {
+  constructor({ name = 'app', env = {}, dataDir, raisedLimits = true } = {}) {
     if (!existsSync(JAR)) throw new Error(`${JAR} is missing: build it first (mvn -B -ntp -DskipTests -pl modules/app -am package)`);
     mkdirSync(OUTPUT, { recursive: true });
     this.name = name;
-    this.extraEnv = env;
+    this.extraEnv = { ...(raisedLimits ? RAISED_LIMITS_ENV : {}), ...env };
     this.dataDir = dataDir ?? mkdtempSync(join(OUTPUT, `${name}-data-`));
     this.secret = randomBytes(32).toString('hex');
     this.process = null;

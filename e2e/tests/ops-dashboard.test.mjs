@@ -30,6 +30,8 @@ before(async () => {
   app = new App({ name: 'ops', env: {
     SEQSYNC_AUTH_JWKS_URL: `http://127.0.0.1:${jwksPort}/certs`, SEQSYNC_AUTH_ISSUER: ISSUER,
     SEQSYNC_AUTH_AUDIENCE: 'seqsync', SEQSYNC_AUTH_USER_CLAIM: 'seqsync_uid', SEQSYNC_AUTH_OPS_CLAIM: 'realm_access.roles',
+    // One delivery report per device, for the abuse limits' tile to count a refusal.
+    SEQSYNC_LIMITS_TELEMETRY_DEVICE_RATE: '0.01', SEQSYNC_LIMITS_TELEMETRY_DEVICE_BURST: '1',
   } });
   await app.start();
 });
@@ -149,6 +151,15 @@ test('in Chromium an operator sees live sends, an injected seq gap and a dead le
     assert.ok(Number(sendsPerSecond) > 0);
     const chartPoints = await page.evaluate(() => document.querySelectorAll('#chart-sends canvas').length);
     assert.equal(chartPoints, 1, 'the sends chart is drawn');
+
+    // A refused request shows on the abuse limits' tile, with where the limits are kept.
+    const report = async () => (await fetch(`${app.baseUrl}/v1/telemetry/rendered`, { method: 'POST',
+      headers: { ...bearer(mintToken(app.secret, 51, 'phone')), 'content-type': 'application/json' }, body: '{"items":[]}' })).status;
+    assert.equal(await report(), 400);
+    assert.equal(await report(), 429);
+    await eventually('the refusal on the limits tile', async () =>
+      (await page.textContent('[data-figure="limits"]')) === 'Redis / 1');
+    assert.equal(await page.evaluate(() => document.querySelectorAll('#chart-limits canvas').length), 1, 'the limits chart is drawn');
 
     await inject('--gap-in', GAP_CONV, '--seq', '3', '--undecodable-command', GAP_CONV);
     const row = await eventually('the injected gap listed with its conversation', async () => {

@@ -28,6 +28,11 @@ import { Backoff } from './backoff.js';
  * @property {(state: ConnectionState, detail: {attempt: number, delayMs?: number}) => void} onState
  */
 
+/** The server's close code for a socket replaced by a newer one of the same device (docs/api.md, "Limits"). */
+export const CLOSE_REPLACED = 4409;
+/** The server's close code for a socket refused: the user holds as many sockets as allowed. */
+export const CLOSE_TOO_MANY_SOCKETS = 4429;
+
 export class Connection {
   /** @param {ConnectionOptions} options */
   constructor({ url, WebSocket, backoff = {}, pingIntervalMs = 20_000, pongTimeoutMs = 10_000, onOpen, onFrame, onState,
@@ -117,7 +122,7 @@ export class Connection {
     };
     socket.onclose = (/** @type {{code?: number}} */ event) => {
       if (event?.code === TOKEN_ENDED && this.onTokenEnded) this.renewed(socket);
-      else this.lost(socket);
+      else this.lost(socket, event?.code);
     };
     socket.onerror = () => this.lost(socket);
   }
@@ -138,18 +143,20 @@ export class Connection {
     if (this.socket) this.lost(this.socket);
   }
 
-  /** @private @param {any} socket */
-  lost(socket) {
+  /** @private @param {any} socket @param {number} [code] the close code, when the server closed it */
+  lost(socket, code) {
     if (this.socket !== socket || this.state === 'closed') return;
     this.socket = null;
     closeQuietly(socket);
-    this.retry();
+    // Replaced by a newer socket of this device (another tab with the same token, say): reconnecting
+    // at once would replace that one in turn, so wait the longest delay. Refused past the user's
+    // sockets (4429): the back-off, which grows, since a refused socket never got live.
+    this.retry(code === CLOSE_REPLACED ? this.backoff.options.capMs : undefined);
   }
 
-  /** @private */
-  retry() {
+  /** @private @param {number} [delayMs] */
+  retry(delayMs = this.backoff.next()) {
     this.clearTimer();
-    const delayMs = this.backoff.next();
     this.attempts += 1;
     this.setState('reconnecting', delayMs);
     this.timer = setTimeout(() => this.open(), delayMs);

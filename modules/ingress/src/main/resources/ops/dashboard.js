@@ -174,6 +174,15 @@ function render(now) {
     charts['chart-paging'].element.title = withinTwo === null ? '' : `${fmt(withinTwo, 1)} % of catch-ups within two pages`;
   }
 
+  const limits = now.limits;
+  const names = Object.keys(limits.refused);
+  ensureChart('chart-limits', names.map((name) => `${name}/s`));
+  push('chart-limits', now.time, names.map((name) => perSecond(now, previous, (s) => s.limits.refused[name] || 0)));
+  const limitsCell = figure('limits');
+  limitsCell.textContent = `${limits.shared ? 'Redis' : 'this instance'} / ${fmt(Object.values(limits.refused).reduce((a, b) => a + b, 0))}`;
+  limitsCell.classList.toggle('bad', !limits.shared);
+  limitsCell.title = limits.shared ? '' : 'Redis does not answer: each instance limits on its own';
+
   const anomalies = now.seqAnomalies;
   const seen = anomalies.seen || {};
   const anomalyCell = figure('seq-anomalies');

@@ -34,6 +34,7 @@ import io.seqsync.redis.ConversationIndexRebuild;
 import io.seqsync.redis.ConversationList;
 import io.seqsync.redis.RedisClients;
 import io.seqsync.redis.RedisHealth;
+import io.seqsync.redis.RedisLimits;
 import io.seqsync.sequencer.SequencerService;
 import io.seqsync.store.ArchiveQueries;
 import io.seqsync.store.ConversationQueries;
@@ -136,7 +137,8 @@ public final class SeqsyncApp implements AutoCloseable {
         new ArchiveQueries(requests.jdbi(), config.archive().readBudget()),
         new DeliveryQueries(requests.jdbi(), config.delivery().renderTarget()),
         new SyncQueries(requests.jdbi(), config.fetch().syncPageSize()), requests.statementTimeouts(),
-        new RevocationQueries(requests.jdbi()));
+        new RevocationQueries(requests.jdbi()),
+        Optional.of(new RedisLimits(own(RedisClients.connect(redisEndpoint, config.limits().redisTimeout())))));
     OpsMonitor monitor = own(new OpsMonitor(kafka, topics, config.sequencer().applicationId(), requests.jdbi(),
         stores.delivery(), registry)).start();
     BearerTokens bearerTokens = new BearerTokens(tokens, config.auth().identityProvider().map(IdentityProviderTokens::new));

@@ -49,7 +49,8 @@ final class ApiClient {
     try {
       HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
       String body = response.body();
-      return new Response(response.statusCode(), body.isEmpty() ? JSON.nullNode() : JSON.readTree(body));
+      return new Response(response.statusCode(), body.isEmpty() ? JSON.nullNode() : JSON.readTree(body),
+          response.headers().firstValue("Retry-After").orElse(null));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
@@ -58,5 +59,6 @@ final class ApiClient {
     }
   }
 
-  record Response(int status, JsonNode body) {}
+  /** {@code retryAfter}: the Retry-After header, or null. */
+  record Response(int status, JsonNode body, String retryAfter) {}
 }

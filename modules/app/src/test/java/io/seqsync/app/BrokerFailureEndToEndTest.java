@@ -56,13 +56,16 @@ class BrokerFailureEndToEndTest {
   void oneNodeDownStillAcknowledgesTwoDownRefusesAndNothingIsHalfWritten() throws Exception {
     ExecutorService clients = Executors.newFixedThreadPool(CONVERSATIONS.size());
     try (LocalKafkaCluster kafka = LocalKafkaCluster.start(dir.resolve("cluster"), 3)) {
-      SeqsyncConfig config = ConfigLoader.of(Map.of(
+      Map<String, String> settings = new HashMap<>(Map.of(
           "data-dir", dir.resolve("app").toString(),
           "kafka.bootstrap-servers", kafka.bootstrapServers(),
           "kafka.replication-factor", "3", // min.insync.replicas: 2, the default majority of 3
           "kafka.partitions", "3",
           "postgres.embedded-port", "0", "redis.embedded-port", "0", "http.port", "0",
           "http.reply-budget", "10s", "sequencer.session-timeout", "6s", "auth.secret", SECRET));
+      // Sends in a loop from one device: far above a person's limits.
+      settings.putAll(SeqsyncConfig.Limits.raisedTo(EndToEnd.RAISED_LIMITS));
+      SeqsyncConfig config = ConfigLoader.of(settings);
       assertThat(config.kafka().minInsyncReplicas()).isEqualTo((short) 2);
       try (SeqsyncApp app = SeqsyncApp.start(config); Admin admin = Admin.create(Map.of("bootstrap.servers",
           kafka.bootstrapServers()))) {

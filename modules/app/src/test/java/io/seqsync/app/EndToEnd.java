@@ -26,6 +26,9 @@ final class EndToEnd {
   /** How long an accepted command may take to show in the projection. */
   static final Duration APPLIED = Duration.ofSeconds(10);
 
+  /** The rate and burst of every limit in these tests, unless a test sets its own. */
+  static final int RAISED_LIMITS = 1_000_000;
+
   private EndToEnd() {}
 
   static SeqsyncApp start(Path dir) {
@@ -50,6 +53,9 @@ final class EndToEnd {
         "sequencer.session-timeout", "6s",
         // Delivery figures as they are now, not as a minute ago: the tests wait for them to change.
         "delivery.figures-cache", "0s"));
+    // The tests send, ack and connect far faster than people, from a few devices: the limits' own
+    // tests set theirs (LimitsEndToEndTest).
+    settings.putAll(SeqsyncConfig.Limits.raisedTo(RAISED_LIMITS));
     settings.putAll(overrides);
     return ConfigLoader.of(settings);
   }

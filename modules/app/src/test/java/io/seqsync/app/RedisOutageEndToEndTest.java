@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.localstack.LocalRedis;
 import java.net.URI;
 import java.nio.file.Files;
@@ -59,6 +60,8 @@ class RedisOutageEndToEndTest {
         "kafka.embedded-port", "0", "postgres.embedded-port", "0", "redis.uri", redis.uri(), "http.port", "0",
         // Far above a send's usual latency: a 202 here means the outcome did not come, not that it was slow.
         "http.reply-budget", "5s", "kafka.partitions", "3", "auth.secret", SECRET));
+    // 100 sends a second from a few devices: far above a person's limits.
+    settings.putAll(SeqsyncConfig.Limits.raisedTo(EndToEnd.RAISED_LIMITS));
     List<String> convs = new ArrayList<>();
     for (int i = 0; i < USERS.length; i++) {
       for (int j = i + 1; j < USERS.length; j++) {

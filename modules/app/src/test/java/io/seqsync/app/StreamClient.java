@@ -54,6 +54,11 @@ final class StreamClient implements AutoCloseable {
         closed.complete(new Close(statusCode, reason));
         return null;
       }
+
+      @Override
+      public void onError(WebSocket webSocket, Throwable error) {
+        closed.complete(new Close(-1, String.valueOf(error)));
+      }
     }).join();
   }
 
@@ -77,6 +82,16 @@ final class StreamClient implements AutoCloseable {
 
   void send(String frame) {
     socket.sendText(frame, true).join();
+  }
+
+  /** Sends a frame; false when the socket is closed already. */
+  boolean trySend(String frame) {
+    try {
+      socket.sendText(frame, true).join();
+      return true;
+    } catch (java.util.concurrent.CompletionException | IllegalStateException closed) {
+      return false;
+    }
   }
 
   /** The next frame, or an AssertionError after {@code timeout}. */
@@ -120,6 +135,11 @@ final class StreamClient implements AutoCloseable {
     } catch (ExecutionException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /** The code the server closed the socket with (-1: it failed), or an AssertionError after {@code timeout}. */
+  int closeCode(Duration timeout) {
+    return closed(timeout).code();
   }
 
   boolean isClosed() {

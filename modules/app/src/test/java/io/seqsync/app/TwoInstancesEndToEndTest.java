@@ -43,6 +43,8 @@ class TwoInstancesEndToEndTest {
     Map<String, String> common = new HashMap<>(Map.of(
         "http.port", "0", "http.reply-budget", "10s", "kafka.partitions", "3",
         "sequencer.session-timeout", "6s", "auth.secret", SECRET));
+    // One device sends round after round without pause: far above a person's limits.
+    common.putAll(SeqsyncConfig.Limits.raisedTo(EndToEnd.RAISED_LIMITS));
     Map<String, String> firstSettings = new HashMap<>(common);
     firstSettings.putAll(Map.of("data-dir", dir.resolve("first").toString(),
         "kafka.embedded-port", "0", "postgres.embedded-port", "0", "redis.embedded-port", "0"));

@@ -109,7 +109,31 @@ public final class ConfigLoader {
             duration("delivery.render-target", Duration.ofSeconds(2)), duration("delivery.figures-cache", Duration.ofSeconds(30))),
         new SeqsyncConfig.Archive(integer("archive.hot-days", 45), duration("archive.interval", Duration.ofHours(1)),
             duration("archive.read-budget", Duration.ofSeconds(3))),
-        new SeqsyncConfig.Health(integer("health.projector-lag-threshold", 10_000)));
+        new SeqsyncConfig.Health(integer("health.projector-lag-threshold", 10_000)),
+        limits());
+  }
+
+  // A person types at most a few messages a second; the bursts let an outbox or a catch-up
+  // (acks of many conversations at once) through without waiting (docs/api.md, "Limits").
+  private SeqsyncConfig.Limits limits() {
+    return new SeqsyncConfig.Limits(rate("send-device", 5, 30), rate("send-user", 10, 60),
+        rate("position-device", 20, 200), rate("draft-device", 10, 40), duration("limits.draft.window", Duration.ofSeconds(1)),
+        rate("group-user", 1, 20), rate("telemetry-device", 10, 100), rate("frame-socket", 20, 100),
+        rate("socket-user", 2, 20), integer("limits.sockets-per-user", 20), duration("limits.redis-timeout", Duration.ofMillis(50)));
+  }
+
+  private SeqsyncConfig.Limits.Rate rate(String name, double perSecond, int burst) {
+    String prefix = "limits." + name + ".";
+    return new SeqsyncConfig.Limits.Rate(name, decimal(prefix + "rate", perSecond), integer(prefix + "burst", burst));
+  }
+
+  private double decimal(String name, double fallback) {
+    Optional<String> value = optional(name);
+    try {
+      return value.isPresent() ? Double.parseDouble(value.get()) : fallback;
+    } catch (NumberFormatException e) {
+      throw new ConfigException(name + " must be a number, got '" + value.get() + "'");
+    }
   }
 
   // Only with auth.jwks-url; the issuer and audience are then required (the record says so).

@@ -10,6 +10,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.ingress.api.AccessControl;
 import io.seqsync.ingress.api.ArchiveEndpoint;
 import io.seqsync.ingress.api.ConversationListEndpoint;
+import io.seqsync.ingress.api.DraftWindows;
 import io.seqsync.ingress.api.DeliveryEndpoints;
 import io.seqsync.ingress.api.FetchGuard;
 import io.seqsync.ingress.api.FetchService;
@@ -37,6 +38,9 @@ import io.seqsync.ingress.http.JettyFastPath;
 import io.seqsync.ingress.http.Json;
 import io.seqsync.ingress.http.JsonErrorHandler;
 import io.seqsync.ingress.http.Route;
+import io.seqsync.ingress.limits.Limit;
+import io.seqsync.ingress.limits.Limiter;
+import io.seqsync.ingress.limits.SocketLimits;
 import io.seqsync.ingress.ops.LiveFigures;
 import io.seqsync.ingress.ops.MetricsEndpoint;
 import io.seqsync.ingress.ops.OpsAccess;
@@ -98,6 +102,8 @@ public final class IngressApp implements AutoCloseable {
   private final Revocations revocations;
   private final StreamEndpoint stream;
   private final HealthEndpoints health;
+  private final SocketLimits socketLimits;
+  private final DraftWindows drafts;
   private final Javalin javalin;
   // "METHOD path" of every endpoint, as API.md's table writes them; the messages route is not Javalin's.
   private final List<String> routes = new CopyOnWriteArrayList<>(
@@ -120,6 +126,10 @@ public final class IngressApp implements AutoCloseable {
         fetchGuard, new FetchService(messages, conversations, new SyncDepth(registry, System::nanoTime)));
     PositionEndpoints positions =
         new PositionEndpoints(settings.maxContentBytes(), access, publisher, conversations);
+    Limiter limiter = new Limiter(settings.limits(), stores.limits(), registry,
+        () -> TimeUnit.NANOSECONDS.toMicros(System.nanoTime()));
+    this.socketLimits = new SocketLimits(limiter, settings.limits().socketsPerUser());
+    this.drafts = new DraftWindows(positions, settings.limits().draftWindow(), registry);
     GroupEndpoints groups = new GroupEndpoints(settings.maxGroupMembers(), access, conversations, roundTrip);
     ConversationListEndpoint conversationList = new ConversationListEndpoint(stores.list());
     SyncService syncs = new SyncService(stores.sync());
@@ -139,10 +149,13 @@ public final class IngressApp implements AutoCloseable {
         new OpsDashboard(new LiveFigures(registry, observability.monitor()), stores.delivery(), settings.deliveryCache(),
             Clock.systemUTC());
     HttpMetrics metrics = new HttpMetrics(registry);
-    this.stream = new StreamEndpoint(authentication, access, publisher, syncs, pushes, fetchGuard, revocations);
+    this.stream = new StreamEndpoint(authentication, access, publisher, syncs, pushes, fetchGuard, limiter, socketLimits,
+        revocations);
     JettyFastPath fastPath = new JettyFastPath(MessageEndpoints.MESSAGES,
-        Route.of(authentication, conversation::page), Route.of(authentication, conversation::send),
-        conversation::sendsWithoutBlocking, Math.toIntExact(settings.maxRequestBytes()), metrics);
+        Route.of(authentication, conversation::page), Route.of(authentication, limiter.guard(Limit.SEND, conversation::send)),
+        // A limit kept in Redis is a round trip: not on the selector thread.
+        convId -> !limiter.waitsForRedis() && conversation.sendsWithoutBlocking(convId),
+        Math.toIntExact(settings.maxRequestBytes()), metrics);
     registry.gauge("seqsync.ingress.pending.replies", replies, ReplyWaiter::pendingCount);
     registry.gauge("seqsync.push.connections", pushes, PushHub::connectionCount);
     FunctionCounter.builder("seqsync.push.dropped", pushes, PushHub::droppedCount)
@@ -196,18 +209,18 @@ public final class IngressApp implements AutoCloseable {
 
       JavalinRoutes api = new JavalinRoutes(config.routes);
       // GET and POST /v1/conversations/{convId}/messages: the fast path, in front of these routes.
-      api.post("/v1/conversations/{convId}/messages/{seq}/recall", Route.of(authentication, conversation::recall));
+      api.post("/v1/conversations/{convId}/messages/{seq}/recall", Route.of(authentication, limiter.guard(Limit.SEND, conversation::recall)));
       api.get("/v1/conversations", Route.of(authentication, fetchGuard.firstScreen(now(conversationList::list))));
       api.get("/v1/conversations/{convId}", Route.of(authentication, fetchGuard.firstScreen(now(positions::activation))));
-      api.put("/v1/conversations/{convId}/draft", Route.of(authentication, positions::draft));
-      api.post("/v1/acks", Route.of(authentication, positions::acks));
-      api.post("/v1/reads", Route.of(authentication, positions::read));
+      api.put("/v1/conversations/{convId}/draft", Route.of(authentication, limiter.guard(Limit.DRAFT, drafts::draft)));
+      api.post("/v1/acks", Route.of(authentication, limiter.guard(Limit.POSITION, positions::acks)));
+      api.post("/v1/reads", Route.of(authentication, limiter.guard(Limit.POSITION, positions::read)));
       api.post("/v1/sync", Route.of(authentication, fetchGuard.firstScreen(now(handshake::sync))));
-      api.post("/v1/groups", Route.of(authentication, groups::create));
-      api.post("/v1/conversations/{convId}/members", Route.of(authentication, groups::changeMembers));
+      api.post("/v1/groups", Route.of(authentication, limiter.guard(Limit.GROUP, groups::create)));
+      api.post("/v1/conversations/{convId}/members", Route.of(authentication, limiter.guard(Limit.GROUP, groups::changeMembers)));
       api.get("/v1/archive/messages", Route.of(authentication, fetchGuard.paging(now(archive::messages))));
-      api.post("/v1/telemetry/rendered", Route.of(authentication, delivery::rendered));
-      api.post("/v1/telemetry/failures", Route.of(authentication, delivery::failures));
+      api.post("/v1/telemetry/rendered", Route.of(authentication, limiter.guard(Limit.TELEMETRY, delivery::rendered)));
+      api.post("/v1/telemetry/failures", Route.of(authentication, limiter.guard(Limit.TELEMETRY, delivery::failures)));
       api.post("/v1/sign-out", Route.of(authentication, now(signOut::signOut)));
       config.routes.ws(Authentication.STREAM_PATH, stream::configure);
       api.get("/health", Route.open(health::basic));
@@ -268,6 +281,8 @@ public final class IngressApp implements AutoCloseable {
     javalin.stop();
     stream.close();
     revocations.close();
+    socketLimits.close();
+    drafts.close();
     health.close();
     workers.shutdown();
     try {

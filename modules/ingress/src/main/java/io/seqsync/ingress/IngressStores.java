@@ -1,6 +1,7 @@
 package io.seqsync.ingress;
 
 import io.seqsync.redis.ConversationList;
+import io.seqsync.redis.RedisLimits;
 import io.seqsync.store.ArchiveQueries;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.DeliveryQueries;
@@ -8,13 +9,14 @@ import io.seqsync.store.MessageQueries;
 import io.seqsync.store.RevocationQueries;
 import io.seqsync.store.StatementTimeouts;
 import io.seqsync.store.SyncQueries;
+import java.util.Optional;
 
 /**
  * The read side the ingress answers from: PostgreSQL's hot tier and archive, Redis's list, the
  * delivery figures, the handshake's pages; the count of their statements PostgreSQL cancelled at
- * the statement timeout (all of them run on the requests pool); and the signed-out devices, which
- * it writes too.
+ * the statement timeout (all of them run on the requests pool); the signed-out devices, which it
+ * writes too; and where the abuse limits are kept across instances (empty: per instance only).
  */
 public record IngressStores(MessageQueries messages, ConversationQueries conversations, ConversationList list,
     ArchiveQueries archive, DeliveryQueries delivery, SyncQueries sync, StatementTimeouts statementTimeouts,
-    RevocationQueries revocations) {}
+    RevocationQueries revocations, Optional<RedisLimits> limits) {}

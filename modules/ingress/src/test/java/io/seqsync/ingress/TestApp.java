@@ -71,7 +71,9 @@ public final class TestApp implements AutoCloseable {
     String url = postgres.createDatabase("ingress_" + ProcessHandle.current().pid() + "_" + DATABASES.incrementAndGet());
     database = Database.open(url, postgres.user(), postgres.password(), POOL_SIZE);
     rows = new Rows(database.jdbi());
-    Map<String, String> properties = new HashMap<>(fetchSettings);
+    // These tests send far faster than people, from a few devices: limits raised unless a test sets its own.
+    Map<String, String> properties = new HashMap<>(SeqsyncConfig.Limits.raisedTo(1_000_000));
+    properties.putAll(fetchSettings);
     properties.put("postgres.pool-size", Integer.toString(POOL_SIZE));
     SeqsyncConfig config = ConfigLoader.of(properties);
     requests = Database.openRequests(url, postgres.user(), postgres.password(), POOL_SIZE,
@@ -80,10 +82,10 @@ public final class TestApp implements AutoCloseable {
         list(redisUri), new ArchiveQueries(requests.jdbi(), config.archive().readBudget()),
         new DeliveryQueries(requests.jdbi(), config.delivery().renderTarget()),
         new SyncQueries(requests.jdbi(), config.fetch().syncPageSize()), requests.statementTimeouts(),
-        new RevocationQueries(requests.jdbi()));
+        new RevocationQueries(requests.jdbi()), Optional.empty());
     app = new IngressApp(new IngressSettings("127.0.0.1", 0, replyBudget, maxContentBytes,
         config.sequencer().maxGroupMembers(), config.fetch(), config.http().streamCompression(),
-        config.delivery().figuresCache()),
+        config.delivery().figuresCache(), config.limits()),
         new CommandChannels(publisher, waiter, Topics.from(config.kafka()).telemetry()), stores, new PushHub(),
         new Identity(tokens, devSignIn ? Optional.of(new DevSignIn(tokens, Duration.ofHours(1))) : Optional.empty()),
         new Observability(registry, monitor(config, stores), List.of()))

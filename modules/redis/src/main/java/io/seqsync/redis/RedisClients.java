@@ -5,6 +5,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.RedisClusterClient;
@@ -32,6 +33,24 @@ public final class RedisClients {
     // request would wait before RedisHealth's probe (every second) tells everyone to skip Redis.
     return RedisClusterClient.builder().nodes(nodes).maxAttempts(3)
         .maxTotalRetriesDuration(Duration.ofSeconds(2)).build();
+  }
+
+  /**
+   * A client for {@code endpoint} that waits at most {@code timeout} to connect and for each answer,
+   * and does not retry: for callers that have a fallback and cannot wait (the abuse limits).
+   */
+  @SuppressWarnings("deprecation") // JedisPooled, as above
+  public static UnifiedJedis connect(RedisEndpoint endpoint, Duration timeout) {
+    int millis = Math.toIntExact(Math.max(1, timeout.toMillis()));
+    if (!endpoint.cluster()) {
+      return new JedisPooled(URI.create(endpoint.uri()), millis);
+    }
+    DefaultJedisClientConfig.Builder config =
+        DefaultJedisClientConfig.builder().connectionTimeoutMillis(millis).socketTimeoutMillis(millis);
+    Set<HostAndPort> nodes = new LinkedHashSet<>();
+    endpoint.nodes().forEach(node -> nodes.add(new HostAndPort(node.host(), node.port())));
+    return RedisClusterClient.builder().nodes(nodes).clientConfig(config.build()).maxAttempts(1)
+        .maxTotalRetriesDuration(timeout).build();
   }
 
   /** Whether {@code redis} talks to a Redis Cluster. */

@@ -201,6 +201,8 @@ final class ConfigurationRun {
     // checked on every page, so its cost is in the figures.
     settings.put("fetch.rate", "100000");
     settings.put("fetch.burst", "100000");
+    // Its devices send and connect far faster than people: the abuse limits raised likewise.
+    settings.putAll(SeqsyncConfig.Limits.raisedTo(100_000));
     settings.putAll(options.config());
     return ConfigLoader.of(settings);
   }

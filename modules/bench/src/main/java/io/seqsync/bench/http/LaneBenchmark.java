@@ -115,7 +115,9 @@ public final class LaneBenchmark {
     Path dataDir = Files.createTempDirectory("seqsync-bench-lanes-");
     CpuMeter cpu = new CpuMeter(dataDir.toString());
     double others = cpu.awaitQuiet(options.quietWaitSeconds());
-    Map<String, String> settings = new HashMap<>(options.config());
+    // Its flood is the fetch lanes', not the abuse limits' (raised out of the way).
+    Map<String, String> settings = new HashMap<>(SeqsyncConfig.Limits.raisedTo(100_000));
+    settings.putAll(options.config());
     settings.putAll(Map.of("data-dir", dataDir.toString(), "kafka.embedded-port", "0", "postgres.embedded-port", "0",
         "redis.embedded-port", "0", "http.host", "127.0.0.1", "http.port", "0"));
     SeqsyncConfig config = ConfigLoader.of(settings);

@@ -15,6 +15,7 @@ import io.seqsync.projector.replay.ProjectionReplay;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -45,8 +46,10 @@ public final class ReplayBenchmark {
     int repeats = HttpBenchOptions.positive(given, "repeats", 3);
     BenchSupport.quietLogs();
     Path dir = HttpBenchOptions.value(given, "dir").map(Path::of).orElse(Files.createTempDirectory("seqsync-bench-replay-"));
-    SeqsyncConfig config = ConfigLoader.of(Map.of("data-dir", dir.toString(), "kafka.embedded-port", "0",
+    Map<String, String> settings = new HashMap<>(Map.of("data-dir", dir.toString(), "kafka.embedded-port", "0",
         "postgres.embedded-port", "0", "redis.embedded-port", "0", "http.port", "0", "archive.interval", "0s"));
+    settings.putAll(SeqsyncConfig.Limits.raisedTo(100_000)); // it sends far faster than people
+    SeqsyncConfig config = ConfigLoader.of(settings);
     try {
       double live;
       try (SeqsyncApp app = SeqsyncApp.start(config)) {

@@ -1,5 +1,6 @@
 package io.seqsync.bench.push;
 
+import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.bench.BenchSupport;
 import io.seqsync.app.SeqsyncApp;
 import io.seqsync.config.ConfigLoader;
@@ -71,13 +72,15 @@ public final class PushBenchmark {
     ExecutorService httpThreads = Executors.newFixedThreadPool(2, BenchSupport.daemonThreads("bench-push-http-"));
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(httpThreads)
         .connectTimeout(Duration.ofSeconds(5)).build();
-    try (SeqsyncApp app = SeqsyncApp.start(ConfigLoader.of(Map.of(
+    Map<String, String> settings = new HashMap<>(Map.of(
         "data-dir", dir.toString(),
         "kafka.embedded-port", "0",
         "postgres.embedded-port", "0",
         "redis.embedded-port", "0",
         "http.host", "127.0.0.1",
-        "http.port", "0")))) {
+        "http.port", "0"));
+    settings.putAll(SeqsyncConfig.Limits.raisedTo(100_000)); // it sends and connects far faster than people
+    try (SeqsyncApp app = SeqsyncApp.start(ConfigLoader.of(settings))) {
       int port = app.httpPort();
       System.err.printf("app started; HTTP on %d%n", port);
       double readySeconds = awaitSendable(http, port, app.tokens().mint(4_000_001L, "probe", TTL));

@@ -60,10 +60,20 @@ public final class PositionEndpoints {
 
   /** PUT /v1/conversations/{convId}/draft {text}. */
   public CompletableFuture<Answer> draft(Caller caller, ApiRequest request) {
+    return write(draftCommand(caller, request));
+  }
+
+  /** The draft command of a valid PUT of a draft by a member, else the 4xx. */
+  Command draftCommand(Caller caller, ApiRequest request) {
     ConvId convId = AccessControl.convId(request.pathParam("convId"));
     String text = PositionRequests.draft(Json.object(request.body()), maxDraftBytes);
     access.requireMember(caller, convId);
-    return accept(List.of(commands(caller).draft(convId.value(), text)));
+    return commands(caller).draft(convId.value(), text);
+  }
+
+  /** 202 once Kafka has {@code command}. */
+  CompletableFuture<Answer> write(Command command) {
+    return accept(List.of(command));
   }
 
   private static Commands commands(Caller caller) {

@@ -41,8 +41,12 @@ public final class LiveFigures {
 
   record Anomalies(Map<String, Long> seen, Long recorded, List<?> latest) {}
 
+  /** The abuse limits: refusals by limit (since start), whether Redis keeps them, checks Redis missed. */
+  record Limits(Map<String, Long> refused, boolean shared, long redisFallbacks) {}
+
   record Snapshot(long time, Sends sends, Histogram sendToSeqMs, Push push, Fetch fetch, Anomalies seqAnomalies,
-      Object projector, Object sequencer, Object deadLetters, long monitorLookedAt, String monitorProblem) {}
+      Object projector, Object sequencer, Object deadLetters, long monitorLookedAt, String monitorProblem,
+      Limits limits) {}
 
   private final MeterRegistry registry;
   private final OpsMonitor monitor;
@@ -66,7 +70,14 @@ public final class LiveFigures {
             looked.anomalies() == null ? List.of() : looked.anomalies().latest()),
         looked.lag() == null ? null : Map.of("partitions", looked.lag().projector(), "lag", looked.lag().projectorLag()),
         looked.lag() == null ? null : looked.lag().sequencer(), looked.deadLetters(), looked.lookedAt(),
-        looked.problem());
+        looked.problem(), limits());
+  }
+
+  private Limits limits() {
+    Map<String, Long> refused = new TreeMap<>();
+    registry.find("seqsync.rate.limited").counters()
+        .forEach(counter -> refused.put(counter.getId().getTag("limit"), (long) counter.count()));
+    return new Limits(refused, gauge("seqsync.limits.shared") == 1, count("seqsync.limits.redis.fallback"));
   }
 
   private Sends sends() {

@@ -29,6 +29,9 @@ final class PushFrames {
 
   record ErrorFrame(String type, ErrorBody.Error error) {}
 
+  /** An error frame of a frame refused by a limit: {@code retryAfterMs} until a frame is taken again. */
+  record LimitedFrame(String type, ErrorBody.Error error, long retryAfterMs) {}
+
   record PongFrame(String type) {}
 
   private PushFrames() {}
@@ -55,6 +58,10 @@ final class PushFrames {
 
   static String error(String code, String message) {
     return json(new ErrorFrame("error", new ErrorBody.Error(code, message)));
+  }
+
+  static String limited(String message, long retryAfterMs) {
+    return json(new LimitedFrame("error", new ErrorBody.Error("rate_limited", message), retryAfterMs));
   }
 
   static String pong() {

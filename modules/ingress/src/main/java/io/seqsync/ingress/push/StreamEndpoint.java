@@ -20,6 +20,9 @@ import io.seqsync.ingress.commands.CommandPublisher;
 import io.seqsync.ingress.http.ApiException;
 import io.seqsync.ingress.http.ErrorHandling;
 import io.seqsync.ingress.http.Json;
+import io.seqsync.ingress.limits.Limit;
+import io.seqsync.ingress.limits.Limiter;
+import io.seqsync.ingress.limits.SocketLimits;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,6 +30,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * GET /v1/stream, the push WebSocket (R1, R15, R19): the first frame is this device's handshake
@@ -41,6 +45,14 @@ import java.util.concurrent.TimeUnit;
  * lives no longer than its token: it is closed with {@link #TOKEN_ENDED} ({@code token_expired})
  * when the token expires, and at once ({@code token_revoked}) when its device signs out, on
  * whichever instance holds it.
+ *
+ * <p>Limits (docs/api.md, "Limits"), checked before anything else: a socket past the user's cap, or
+ * opened faster than the user's rate of openings, is closed with {@link #TOO_MANY_SOCKETS} before
+ * its handshake runs; a newer socket of the same
+ * device closes the older one with {@link #REPLACED}. A frame over the socket's rate gets an error
+ * frame {@code rate_limited} with {@code retryAfterMs} and changes nothing; a socket that sends
+ * {@link #REFUSED_IN_A_ROW} frames in a row past it is closed with 1008 (policy violation). Ack and
+ * read frames also take the device's {@code position} tokens, as over HTTP.
  */
 public final class StreamEndpoint {
   // RFC 6455's registry: the server is overloaded, the client should reconnect later.
@@ -48,6 +60,12 @@ public final class StreamEndpoint {
   // An application code (4000-4999) mirroring HTTP's 401: reconnect with a new token, not the same one.
   public static final int TOKEN_ENDED = 4401;
   private static final int INTERNAL_ERROR = 1011;
+  /** Past the user's sockets (a private code: RFC 6455 leaves 4000-4999 to applications). */
+  public static final int TOO_MANY_SOCKETS = 4429;
+  /** A newer socket of the same device took over. */
+  public static final int REPLACED = 4409;
+  public static final int POLICY_VIOLATION = 1008;
+  static final int REFUSED_IN_A_ROW = 100;
 
   private final Authentication authentication;
   private final AccessControl access;
@@ -55,22 +73,32 @@ public final class StreamEndpoint {
   private final SyncService syncs;
   private final PushHub hub;
   private final FetchGuard fetchGuard;
-  private final Map<String, PushConnection> connections = new ConcurrentHashMap<>();
-  private final Map<String, ScheduledFuture<?>> expiries = new ConcurrentHashMap<>();
+  private final Limiter limiter;
+  private final SocketLimits socketLimits;
+  private final Map<String, Held> connections = new ConcurrentHashMap<>();
   private final ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor(runnable -> {
     Thread thread = new Thread(runnable, "stream-token-expiry");
     thread.setDaemon(true);
     return thread;
   });
 
+  /**
+   * A socket admitted: its connection, its place in the user's sockets, its frames refused in a
+   * row, and the timer that closes it when its token expires.
+   */
+  private record Held(PushConnection connection, SocketLimits.Socket socket, AtomicInteger refusedInARow,
+      ScheduledFuture<?> expiry) {}
+
   public StreamEndpoint(Authentication authentication, AccessControl access, CommandPublisher publisher, SyncService syncs,
-      PushHub hub, FetchGuard fetchGuard, Revocations revocations) {
+      PushHub hub, FetchGuard fetchGuard, Limiter limiter, SocketLimits socketLimits, Revocations revocations) {
     this.authentication = authentication;
     this.access = access;
     this.publisher = publisher;
     this.syncs = syncs;
     this.hub = hub;
     this.fetchGuard = fetchGuard;
+    this.limiter = limiter;
+    this.socketLimits = socketLimits;
     revocations.addListener(this::revoked);
   }
 
@@ -88,10 +116,16 @@ public final class StreamEndpoint {
     VerifiedToken token = authentication.token(ctx.header("Authorization"), ctx.queryParam("access_token"));
     Caller caller = token.caller();
     ctx.disableAutomaticPings();
+    SocketLimits.Socket socket =
+        new SocketLimits.Socket(ctx.sessionId(), caller, () -> ctx.closeSession(REPLACED, "replaced"));
+    if (!opens(caller) || !socketLimits.open(socket)) {
+      ctx.closeSession(TOO_MANY_SOCKETS, "too_many_sockets");
+      return;
+    }
     PushConnection connection = hub.connect(ctx.sessionId(), caller, ctx.session);
-    connections.put(ctx.sessionId(), connection);
-    expiries.put(ctx.sessionId(), clock.schedule(() -> end(ctx.sessionId(), "token_expired"),
-        Math.max(0, token.expiresAtMillis() - System.currentTimeMillis()), TimeUnit.MILLISECONDS));
+    connections.put(ctx.sessionId(), new Held(connection, socket, new AtomicInteger(),
+        clock.schedule(() -> end(ctx.sessionId(), "token_expired"),
+            Math.max(0, token.expiresAtMillis() - System.currentTimeMillis()), TimeUnit.MILLISECONDS)));
     try (Lane.Permit handshake = fetchGuard.admitStreamHandshake()) {
       connection.start(PushFrames.sync(syncs.sync(caller, Json.MAPPER.createObjectNode())));
     } catch (RuntimeException failure) {
@@ -102,11 +136,22 @@ public final class StreamEndpoint {
     }
   }
 
+  // The user's socket openings: each costs a handshake, whether the socket replaces another or not.
+  private boolean opens(Caller caller) {
+    try {
+      limiter.check(Limit.SOCKET, caller);
+      return true;
+    } catch (ApiException tooMany) {
+      return false;
+    }
+  }
+
   private void received(WsMessageContext ctx) {
-    PushConnection connection = connections.get(ctx.sessionId());
-    if (connection == null) {
+    Held held = connections.get(ctx.sessionId());
+    if (held == null || !admitted(ctx, held)) {
       return;
     }
+    PushConnection connection = held.connection();
     try {
       ObjectNode frame = Json.object(ctx.message().getBytes(StandardCharsets.UTF_8));
       String type = Json.string(frame, "type");
@@ -117,20 +162,39 @@ public final class StreamEndpoint {
         default -> throw ApiException.badRequest("unknown_frame", "frame type must be ack, read or ping");
       }
     } catch (ApiException e) {
-      connection.offer(PushFrames.error(e.code(), e.getMessage()));
+      connection.offer(e.retryAfterSeconds() > 0
+          ? PushFrames.limited(e.getMessage(), TimeUnit.SECONDS.toMillis(e.retryAfterSeconds()))
+          : PushFrames.error(e.code(), e.getMessage()));
     }
   }
 
   private void receivedBinary(WsBinaryMessageContext ctx) {
-    PushConnection connection = connections.get(ctx.sessionId());
-    if (connection != null) {
-      connection.offer(PushFrames.error("invalid_frame", "frames are JSON text, not binary"));
+    Held held = connections.get(ctx.sessionId());
+    if (held != null && admitted(ctx, held)) {
+      held.connection().offer(PushFrames.error("invalid_frame", "frames are JSON text, not binary"));
     }
+  }
+
+  // The socket's frame rate: over it, an error frame with the wait; far over it, the socket closed.
+  private boolean admitted(WsContext ctx, Held held) {
+    long waitMillis = limiter.frame(held.socket().caller().userId(), ctx.sessionId());
+    if (waitMillis == 0) {
+      held.refusedInARow().set(0);
+      return true;
+    }
+    if (held.refusedInARow().incrementAndGet() >= REFUSED_IN_A_ROW) {
+      closed(ctx);
+      ctx.closeSession(POLICY_VIOLATION, "rate_limited");
+    } else {
+      held.connection().offer(PushFrames.limited("too many frames on this socket; the frame was ignored", waitMillis));
+    }
+    return false;
   }
 
   private Command position(PushConnection connection, ObjectNode frame, boolean ack) {
     PositionRequests.Position position = PositionRequests.read(frame);
     access.requireMember(connection.caller, position.convId());
+    limiter.check(Limit.POSITION, connection.caller);
     Commands commands = new Commands(connection.caller.userId(), connection.caller.deviceId());
     return ack ? commands.ack(position.convId().value(), position.seq())
         : commands.read(position.convId().value(), position.seq());
@@ -145,26 +209,25 @@ public final class StreamEndpoint {
   }
 
   private void closed(WsContext ctx) {
-    ScheduledFuture<?> expiry = expiries.remove(ctx.sessionId());
-    if (expiry != null) {
-      expiry.cancel(false);
-    }
-    PushConnection connection = connections.remove(ctx.sessionId());
-    if (connection != null) {
-      hub.disconnect(connection);
+    Held held = connections.remove(ctx.sessionId());
+    if (held != null) {
+      held.expiry().cancel(false);
+      hub.disconnect(held.connection());
+      socketLimits.close(held.socket());
+      limiter.socketClosed(held.socket().caller().userId(), ctx.sessionId());
     }
   }
 
   // Revocations are rare: a scan of the open sockets costs less than an index kept for them.
   private void revoked(Revocations.Revoked revoked) {
-    connections.values().stream().filter(connection -> revoked.names(connection.caller))
-        .forEach(connection -> end(connection.id, "token_revoked"));
+    connections.values().stream().filter(held -> revoked.names(held.connection().caller))
+        .forEach(held -> held.connection().close(TOKEN_ENDED, "token_revoked"));
   }
 
   private void end(String sessionId, String reason) {
-    PushConnection connection = connections.get(sessionId);
-    if (connection != null) {
-      connection.close(TOKEN_ENDED, reason);
+    Held held = connections.get(sessionId);
+    if (held != null) {
+      held.connection().close(TOKEN_ENDED, reason);
     }
   }
 
