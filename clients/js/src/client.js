@@ -78,10 +78,12 @@ export class SeqsyncClient extends Emitter {
     }, { baseMs: 500, capMs: 10_000, ...options.backoff });
     const streamUrl = new URL('/v1/stream', this.api.baseUrl.replace(/^http/, 'ws'));
     this.connection = new Connection({
-      url: async () => {
-        if (expiresSoon(this.api.token)) await this.api.renew(this.api.token);
-        streamUrl.searchParams.set('access_token', this.api.token);
-        return streamUrl.toString();
+      url: () => {
+        const withToken = () => {
+          streamUrl.searchParams.set('access_token', this.api.token);
+          return streamUrl.toString();
+        };
+        return expiresSoon(this.api.token) && options.getToken ? this.api.renew(this.api.token).then(withToken) : withToken();
       },
       onTokenEnded: options.getToken ? () => this.api.renew(streamUrl.searchParams.get('access_token') ?? '') : undefined,
       WebSocket: options.WebSocket ?? globalThis.WebSocket, backoff: options.backoff,

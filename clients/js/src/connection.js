@@ -89,13 +89,28 @@ export class Connection {
   }
 
   /** @private */
-  async open() {
+  open() {
     this.clearTimer();
     this.setState('connecting');
+    let url;
+    try {
+      url = this.url();
+    } catch {
+      this.retry();
+      return;
+    }
+    if (typeof url === 'string') {
+      this.connect(url);
+      return;
+    }
+    url.then((resolved) => { if (this.state === 'connecting') this.connect(resolved); },
+      () => { if (this.state === 'connecting') this.retry(); });
+  }
+
+  /** @private @param {string} url */
+  connect(url) {
     let socket;
     try {
-      const url = await this.url();
-      if (this.state !== 'connecting') return; // closed meanwhile
       socket = new this.WebSocket(url);
     } catch {
       this.retry();
