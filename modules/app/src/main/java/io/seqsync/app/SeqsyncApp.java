@@ -39,6 +39,7 @@ import io.seqsync.store.ArchiveQueries;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.Database;
 import io.seqsync.store.DeliveryQueries;
+import io.seqsync.store.GroupQueries;
 import io.seqsync.store.MessageQueries;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -128,7 +129,7 @@ public final class SeqsyncApp implements AutoCloseable {
     IngressStores stores = new IngressStores(new MessageQueries(database.jdbi()), conversations,
         new ConversationList(redis, new ConversationIndexRebuild(database.jdbi(), index), conversations, redisHealth),
         new ArchiveQueries(database.jdbi(), config.archive().readBudget()),
-        new DeliveryQueries(database.jdbi(), config.delivery().renderTarget()));
+        new DeliveryQueries(database.jdbi(), config.delivery().renderTarget()), new GroupQueries(database.jdbi()));
     OpsMonitor monitor = own(new OpsMonitor(kafka, topics, config.sequencer().applicationId(), database.jdbi(),
         stores.delivery(), registry)).start();
     BearerTokens bearerTokens = new BearerTokens(tokens, config.auth().identityProvider().map(IdentityProviderTokens::new));

@@ -105,7 +105,8 @@ public final class ConfigLoader {
             duration("delivery.render-target", Duration.ofSeconds(2))),
         new SeqsyncConfig.Archive(integer("archive.hot-days", 45), duration("archive.interval", Duration.ofHours(1)),
             duration("archive.read-budget", Duration.ofSeconds(3))),
-        new SeqsyncConfig.Health(integer("health.projector-lag-threshold", 10_000)));
+        new SeqsyncConfig.Health(integer("health.projector-lag-threshold", 10_000)),
+        new SeqsyncConfig.Groups(integer("groups.max-added-per-request", 100), integer("groups.max-per-user", 1_000)));
   }
 
   // Only with auth.jwks-url; the issuer and audience are then required (the record says so).

@@ -9,11 +9,14 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.ingress.api.AccessControl;
 import io.seqsync.ingress.api.ArchiveEndpoint;
+import io.seqsync.ingress.api.BlockEndpoints;
 import io.seqsync.ingress.api.ConversationListEndpoint;
 import io.seqsync.ingress.api.DeliveryEndpoints;
 import io.seqsync.ingress.api.FetchGuard;
 import io.seqsync.ingress.api.FetchService;
+import io.seqsync.ingress.api.GroupChecks;
 import io.seqsync.ingress.api.GroupEndpoints;
+import io.seqsync.ingress.api.GroupRoleEndpoints;
 import io.seqsync.ingress.api.MessageEndpoints;
 import io.seqsync.ingress.api.PositionEndpoints;
 import io.seqsync.ingress.api.SyncDepth;
@@ -111,8 +114,11 @@ public final class IngressApp implements AutoCloseable {
     MessageEndpoints conversation = new MessageEndpoints(settings.maxContentBytes(), access, roundTrip, publisher,
         fetchGuard, new FetchService(messages, conversations, new SyncDepth(registry, System::nanoTime)));
     PositionEndpoints positions =
-        new PositionEndpoints(settings.maxContentBytes(), access, publisher, conversations);
-    GroupEndpoints groups = new GroupEndpoints(settings.maxGroupMembers(), access, conversations, roundTrip);
+        new PositionEndpoints(settings.maxContentBytes(), access, publisher, conversations, stores.groups());
+    GroupChecks groupChecks = new GroupChecks(settings.groups(), access, stores.groups(), roundTrip);
+    GroupEndpoints groups = new GroupEndpoints(settings.maxGroupMembers(), groupChecks, conversations, roundTrip);
+    GroupRoleEndpoints groupRoles = new GroupRoleEndpoints(groupChecks, conversations);
+    BlockEndpoints blocks = new BlockEndpoints(stores.groups(), roundTrip);
     ConversationListEndpoint conversationList = new ConversationListEndpoint(stores.list());
     SyncService syncs = new SyncService(conversations);
     SyncEndpoint handshake = new SyncEndpoint(syncs);
@@ -190,6 +196,12 @@ public final class IngressApp implements AutoCloseable {
       api.post("/v1/sync", Route.of(authentication, fetchGuard.firstScreen(now(handshake::sync))));
       api.post("/v1/groups", Route.of(authentication, groups::create));
       api.post("/v1/conversations/{convId}/members", Route.of(authentication, groups::changeMembers));
+      api.post("/v1/conversations/{convId}/leave", Route.of(authentication, groups::leave));
+      api.put("/v1/conversations/{convId}/roles/{userId}", Route.of(authentication, groupRoles::role));
+      api.put("/v1/conversations/{convId}/settings", Route.of(authentication, groupRoles::settings));
+      api.get("/v1/blocks", Route.of(authentication, now(blocks::list)));
+      api.put("/v1/blocks/{userId}", Route.of(authentication, blocks::block));
+      api.delete("/v1/blocks/{userId}", Route.of(authentication, blocks::unblock));
       api.get("/v1/archive/messages", Route.of(authentication, fetchGuard.paging(now(archive::messages))));
       api.post("/v1/telemetry/rendered", Route.of(authentication, delivery::rendered));
       api.post("/v1/telemetry/failures", Route.of(authentication, delivery::failures));

@@ -9,10 +9,10 @@ import java.time.Duration;
  * message may have ({@code sequencer.max-content-bytes}) and the most members a group may have
  * ({@code sequencer.max-group-members}): the same limits the sequencer enforces; the fetches' rate
  * and lanes ({@code fetch.*}); whether the push stream accepts permessage-deflate
- * ({@code http.stream-compression}).
+ * ({@code http.stream-compression}); the group limits ({@code groups.*}).
  */
 public record IngressSettings(String host, int port, Duration replyBudget, int maxContentBytes, int maxGroupMembers,
-    SeqsyncConfig.Fetch fetch, boolean streamCompression) {
+    SeqsyncConfig.Fetch fetch, boolean streamCompression, SeqsyncConfig.Groups groups) {
   public IngressSettings {
     if (port < 0 || port > 65535 || replyBudget.isNegative() || maxContentBytes <= 0 || maxGroupMembers < 2) {
       throw new IllegalArgumentException("invalid ingress settings");
@@ -22,7 +22,7 @@ public record IngressSettings(String host, int port, Duration replyBudget, int m
   public static IngressSettings from(SeqsyncConfig config) {
     return new IngressSettings(config.http().host(), config.http().port(), config.http().replyBudget(),
         config.sequencer().maxContentBytes(), config.sequencer().maxGroupMembers(), config.fetch(),
-        config.http().streamCompression());
+        config.http().streamCompression(), config.groups());
   }
 
   /** The largest request body accepted: room for the largest content, JSON-escaped, and the rest. */

@@ -20,6 +20,7 @@ import io.seqsync.store.ArchiveQueries;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.Database;
 import io.seqsync.store.DeliveryQueries;
+import io.seqsync.store.GroupQueries;
 import io.seqsync.store.MessageQueries;
 import java.net.URI;
 import java.time.Duration;
@@ -72,9 +73,10 @@ public final class TestApp implements AutoCloseable {
     SeqsyncConfig config = ConfigLoader.of(properties);
     IngressStores stores = new IngressStores(new MessageQueries(database.jdbi()), new ConversationQueries(database.jdbi()),
         list(redisUri), new ArchiveQueries(database.jdbi(), config.archive().readBudget()),
-        new DeliveryQueries(database.jdbi(), config.delivery().renderTarget()));
+        new DeliveryQueries(database.jdbi(), config.delivery().renderTarget()), new GroupQueries(database.jdbi()));
     app = new IngressApp(new IngressSettings("127.0.0.1", 0, replyBudget, maxContentBytes,
-        config.sequencer().maxGroupMembers(), config.fetch(), config.http().streamCompression()),
+        config.sequencer().maxGroupMembers(), config.fetch(), config.http().streamCompression(),
+        config.groups()),
         new CommandChannels(publisher, waiter, Topics.from(config.kafka()).telemetry()), stores, new PushHub(),
         new Identity(tokens, devSignIn ? Optional.of(new DevSignIn(tokens, Duration.ofHours(1))) : Optional.empty()),
         new Observability(registry, monitor(config, stores), List.of()))
