@@ -49,7 +49,7 @@ export class GroupControls {
     $('#invite-setting').hidden = !manages;
     $('#invite-setting input').checked = Boolean(this.group?.settings.membersCanInvite);
     const roles = Object.entries(this.group?.roles ?? {}).map(([userId, r]) => `${userId}: ${r}`).join(', ');
-    $('#my-role').textContent = this.group ? `You are ${role}. ${roles}` : '';
+    $('#my-role').textContent = this.group ? `You are ${role} · ${roles}` : '';
     const other = group ? null : conv.convId.split(':').slice(1).find((id) => id !== this.me);
     $('#block').hidden = !other;
     $('#block').textContent = other && this.blocked.has(other) ? 'Unblock' : 'Block';

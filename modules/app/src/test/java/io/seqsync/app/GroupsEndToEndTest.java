@@ -157,8 +157,7 @@ class GroupsEndToEndTest extends EndToEndTest {
     ApiClient owner = client(521, "phone");
     ApiClient admin = client(522, "laptop");
     ApiClient plain = client(523, "phone");
-    String group = created(owner.post("/v1/groups", "{\"name\":\"Roles\",\"members\":[\"522\",\"523\"]}"))
-        .get("convId").asText();
+    String group = group(owner, 522, 523);
     JsonNode before = ok(plain.get("/v1/conversations/" + group));
     assertThat(before.get("roles").toString()).isEqualTo("{\"521\":\"owner\"}");
     assertThat(before.get("settings").get("membersCanInvite").asBoolean()).isFalse();
@@ -194,8 +193,7 @@ class GroupsEndToEndTest extends EndToEndTest {
     ApiClient owner = client(531, "phone");
     ApiClient first = client(532, "phone");
     ApiClient admin = client(533, "phone");
-    String group = created(owner.post("/v1/groups", "{\"name\":\"Heirs\",\"members\":[\"532\",\"533\"]}"))
-        .get("convId").asText();
+    String group = group(owner, 532, 533);
     changed(owner.put(roles(group, 533), "{\"role\":\"admin\"}"), "applied");
 
     try (StreamClient stream = StreamClient.withHeader(app.httpPort(), EndToEnd.token(app, 532, "tablet"))) {
@@ -249,6 +247,11 @@ class GroupsEndToEndTest extends EndToEndTest {
     String label = "listener=\"" + listener + "\"";
     return new double[] {EndToEnd.metric(app, "seqsync_projector_listener_latency_seconds_sum", label),
         EndToEnd.metric(app, "seqsync_projector_listener_latency_seconds_count", label)};
+  }
+
+  private static String group(ApiClient owner, long... members) {
+    String ids = LongStream.of(members).mapToObj(id -> "\"" + id + "\"").collect(Collectors.joining(","));
+    return created(owner.post("/v1/groups", "{\"name\":\"Team\",\"members\":[" + ids + "]}")).get("convId").asText();
   }
 
   private static String ids(long first, int count) {

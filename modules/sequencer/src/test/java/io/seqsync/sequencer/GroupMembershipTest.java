@@ -1,9 +1,9 @@
 package io.seqsync.sequencer;
 
+import static io.seqsync.sequencer.SequencerHarness.rejection;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seqsync.events.Commands;
-import io.seqsync.events.model.CommandRejected;
 import io.seqsync.events.model.Event;
 import io.seqsync.events.model.MembershipChanged;
 import io.seqsync.events.model.MessageAppended;
@@ -47,8 +47,8 @@ class GroupMembershipTest {
     harness.pipe(OUTSIDER.ack(GROUP, 1));
     harness.pipe(OUTSIDER.read(GROUP, 1));
     harness.pipe(OUTSIDER.draft(GROUP, "hm"));
-    assertThat(harness.events()).extracting(event -> event.getPayload())
-        .allSatisfy(payload -> assertThat(((CommandRejected) payload).getReason()).isEqualTo(RejectReason.NOT_ALLOWED))
+    assertThat(harness.events())
+        .allSatisfy(event -> assertThat(rejection(event)).isEqualTo(RejectReason.NOT_ALLOWED))
         .hasSize(4);
 
     harness.pipe(MEMBER.sendText(GROUP, "m1", "hello"));
@@ -120,13 +120,6 @@ class GroupMembershipTest {
   }
 
   private Event single() {
-    List<Event> events = harness.events();
-    assertThat(events).hasSize(1);
-    return events.get(0);
-  }
-
-  private static RejectReason rejection(Event event) {
-    assertThat(event.getPayload()).isInstanceOf(CommandRejected.class);
-    return ((CommandRejected) event.getPayload()).getReason();
+    return harness.single();
   }
 }

@@ -1,10 +1,10 @@
 package io.seqsync.sequencer;
 
+import static io.seqsync.sequencer.SequencerHarness.rejection;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seqsync.events.Commands;
 import io.seqsync.events.model.BlockChanged;
-import io.seqsync.events.model.CommandRejected;
 import io.seqsync.events.model.Event;
 import io.seqsync.events.model.GroupRolesChanged;
 import io.seqsync.events.model.GroupSettingsChanged;
@@ -171,13 +171,6 @@ class GroupRolesTest {
   }
 
   private Event single() {
-    List<Event> events = harness.events();
-    assertThat(events).hasSize(1);
-    return events.get(0);
-  }
-
-  private static RejectReason rejection(Event event) {
-    assertThat(event.getPayload()).isInstanceOf(CommandRejected.class);
-    return ((CommandRejected) event.getPayload()).getReason();
+    return harness.single();
   }
 }
