@@ -63,7 +63,6 @@ public final class GroupEndpoints {
     GroupRequests.Change request = GroupRequests.change(Json.object(http.body()), maxMembers);
     GroupChecks.Member member = checks.member(caller, http);
     checks.requireFewAdded(request.add());
-    requireAllowed(caller.userId(), member.group(), request.add(), request.remove());
     return change(caller, member, request.add(), request.remove());
   }
 
@@ -77,6 +76,7 @@ public final class GroupEndpoints {
     Set<Long> current = conversations.membersAmong(convId, Stream.concat(add.stream(), remove.stream()).toList());
     List<Long> added = add.stream().filter(userId -> !current.contains(userId)).toList();
     List<Long> removed = remove.stream().filter(current::contains).toList();
+    requireAllowed(caller.userId(), member.group(), add, removed);
     if (added.isEmpty() && removed.isEmpty()) {
       return CompletableFuture.completedFuture(
           Answer.json(202, Views.MembersChanged.of(convId, added, removed, null, "unchanged")));
@@ -93,8 +93,9 @@ public final class GroupEndpoints {
   }
 
   // The owner and admins add and remove; any member adds where the group lets members invite;
-  // nobody removes the owner, only the owner removes an admin; anyone removes themselves.
-  private static void requireAllowed(long callerId, GroupQueries.Group group, Set<Long> add, Set<Long> remove) {
+  // nobody removes the owner, only the owner removes an admin; anyone removes themselves. As the
+  // sequencer decides: adding by who asks, removing by the members actually removed.
+  private static void requireAllowed(long callerId, GroupQueries.Group group, Set<Long> add, List<Long> remove) {
     boolean manages = group.managedBy(callerId);
     if (!add.isEmpty() && !manages && !group.membersCanInvite()) {
       throw ApiException.forbidden("not_admin", "only the group's owner and admins add members");
