@@ -13,6 +13,7 @@ import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -197,7 +198,7 @@ final class GroupRules {
    * member, else the oldest of those the same change adds; empty when nobody is left. Reads every
    * member of the group: only when its owner leaves.
    */
-  private java.util.Optional<Long> successor(String convId, Collection<Long> leaving, List<Long> joining) {
+  private Optional<Long> successor(String convId, Collection<Long> leaving, List<Long> joining) {
     String prefix = key(convId, "");
     Set<Long> adminIds = new LinkedHashSet<>();
     admins.withKeyPrefix(prefix).forEach(entry -> adminIds.add(userIdOf(entry.getKey(), prefix)));
