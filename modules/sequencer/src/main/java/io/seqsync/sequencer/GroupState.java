@@ -7,8 +7,8 @@ import org.apache.kafka.common.serialization.Serdes;
 /**
  * A group as the sequencer keeps it: its owner (0 once its last member left), how many members it
  * has and its settings. Stored with a version byte first; a value of the first layout (owner and
- * count, 12 bytes, no version) reads with the default settings, so a state store written before
- * roles existed needs no migration.
+ * count, 12 bytes, no version) reads with the default settings, so a state store
+ * of the first layout needs no migration.
  */
 record GroupState(long ownerId, int memberCount, boolean membersCanInvite) {
   private static final int FIRST_LAYOUT_BYTES = Long.BYTES + Integer.BYTES;
