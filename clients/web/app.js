@@ -2,6 +2,7 @@
 // source) and shows what it hands over. It tells the library what it rendered, and nothing else
 // of the protocol is its business.
 import { SeqsyncClient, WebStorageStore, parseToken } from './lib/index.js';
+import { GroupControls } from './groups.js';
 import { MessageViews, renderList, titleOf } from './views.js';
 
 const $ = (selector) => document.querySelector(selector);
@@ -49,6 +50,8 @@ function start(token) {
   });
   window.seqsync = client; // for the curious, and for tests
   const views = new MessageViews(me.userId, { recall: (convId, seq) => client.recall(convId, seq).catch(report) });
+  const groups = new GroupControls(client, me.userId, report);
+  groups.loadBlocks().catch(report);
   let openConvId = null;
   let everLive = false;
 
@@ -87,7 +90,11 @@ function start(token) {
   client.on('draft', ({ convId, text }) => {
     if (convId === openConvId && document.activeElement !== $('#composer textarea')) $('#composer textarea').value = text ?? '';
   });
-  client.on('membership', ({ convId }) => { if (convId === openConvId) showHeader(client.conversation(convId)); });
+  client.on('membership', ({ convId }) => {
+    if (convId !== openConvId) return;
+    showHeader(client.conversation(convId));
+    groups.show(client.conversation(convId));
+  });
   client.on('error', ({ error, during }) => console.debug('seqsync', during, error));
 
   async function open(convId) {
@@ -97,6 +104,7 @@ function start(token) {
     $('#messages').replaceChildren(views.list(convId));
     $('#composer textarea').value = conv.draft ?? '';
     showHeader(conv);
+    groups.show(conv);
     showList();
     await client.open(convId).catch(report);
     if (openConvId !== convId) return;
@@ -111,7 +119,6 @@ function start(token) {
   function showHeader(conv) {
     $('#title').textContent = titleOf(conv, me.userId);
     $('#members').textContent = conv.members ? `members: ${conv.members.join(', ')}` : '';
-    $('#add-member').hidden = conv.kind !== 'group';
   }
 
   let loadingOlder = false;

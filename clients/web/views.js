@@ -28,7 +28,11 @@ export function describe(message) {
       const change = JSON.parse(message.content);
       const added = (change.added ?? []).join(', ');
       const removed = (change.removed ?? []).join(', ');
-      return [added && `added ${added}`, removed && `removed ${removed}`].filter(Boolean).join('; ') || 'group changed';
+      const roles = Object.entries(change.roles ?? {}).map(([userId, role]) => `${userId} is ${role}`).join(', ');
+      const settings = change.settings
+        ? (change.settings.membersCanInvite ? 'members can invite' : 'only admins invite') : '';
+      return [added && `added ${added}`, removed && `removed ${removed}`, roles, settings].filter(Boolean).join('; ')
+        || 'group changed';
     }
     default: throw new Error(`unknown message type ${message.type}`);
   }

@@ -4,6 +4,8 @@ import io.seqsync.events.model.CommandRejected;
 import io.seqsync.events.model.CursorAdvanced;
 import io.seqsync.events.model.DraftUpdated;
 import io.seqsync.events.model.Event;
+import io.seqsync.events.model.GroupRolesChanged;
+import io.seqsync.events.model.GroupSettingsChanged;
 import io.seqsync.events.model.MembershipChanged;
 import io.seqsync.events.model.Message;
 import io.seqsync.events.model.MessageAppended;
@@ -100,7 +102,8 @@ public final class TrafficReport {
       counts.readMoves++;
     } else if (payload instanceof DraftUpdated) {
       counts.draftUpdates++;
-    } else if (payload instanceof MembershipChanged) {
+    } else if (payload instanceof MembershipChanged || payload instanceof GroupRolesChanged
+        || payload instanceof GroupSettingsChanged) {
       counts.membershipChanges++;
     } else if (payload instanceof CommandRejected rejected) {
       counts.rejected.merge(rejected.getReason().name(), 1L, Long::sum);
@@ -130,6 +133,12 @@ public final class TrafficReport {
     }
     if (payload instanceof RecallApplied recall) {
       return recall.getNotice();
+    }
+    if (payload instanceof GroupRolesChanged roles) {
+      return roles.getNotice();
+    }
+    if (payload instanceof GroupSettingsChanged settings) {
+      return settings.getNotice();
     }
     return payload instanceof MembershipChanged membership ? membership.getNotice() : null;
   }

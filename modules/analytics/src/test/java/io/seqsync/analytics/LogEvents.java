@@ -28,7 +28,7 @@ final class LogEvents {
 
   static Event membership(String convId, long seq, long byUserId, List<Long> added, Instant time) {
     return event(convId, time,
-        new MembershipChanged(message(convId, seq, byUserId, MessageType.SYSTEM, time), added, List.of(), "team"));
+        new MembershipChanged(message(convId, seq, byUserId, MessageType.SYSTEM, time), added, List.of(), "team", List.of()));
   }
 
   static Event cursor(String convId, long userId, long seq, Instant time) {

@@ -40,6 +40,10 @@ final class ApiClient {
         .PUT(HttpRequest.BodyPublishers.ofString(json)));
   }
 
+  Response delete(String path) {
+    return send(request(path).DELETE());
+  }
+
   private HttpRequest.Builder request(String path) {
     HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
     return token == null ? builder : builder.header("Authorization", "Bearer " + token);

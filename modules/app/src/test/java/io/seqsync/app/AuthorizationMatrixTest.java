@@ -64,9 +64,14 @@ class AuthorizationMatrixTest extends EndToEndTest {
       new Route("create group", conv -> new Call("POST", "/v1/groups",
           "{\"name\":\"g\",\"members\":[\"" + PEER + "\"]}"), 201, false));
 
-  // Only for groups: a member changes the membership.
-  private static final Route MEMBERS = new Route("members", conv -> new Call("POST", "/v1/conversations/" + conv
-      + "/members", "{\"add\":[\"" + NEW_USERS.incrementAndGet() + "\"]}"), 202, true);
+  // Only for groups: the member (the group's owner) changes the membership, a role and the settings.
+  private static final List<Route> GROUP_ROUTES = List.of(
+      new Route("members", conv -> new Call("POST", "/v1/conversations/" + conv
+          + "/members", "{\"add\":[\"" + NEW_USERS.incrementAndGet() + "\"]}"), 202, true),
+      new Route("roles", conv -> new Call("PUT", "/v1/conversations/" + conv + "/roles/" + PEER,
+          "{\"role\":\"admin\"}"), 202, true),
+      new Route("settings", conv -> new Call("PUT", "/v1/conversations/" + conv + "/settings",
+          "{\"membersCanInvite\":true}"), 202, true));
 
   @BeforeAll
   static void conversations() {
@@ -82,7 +87,7 @@ class AuthorizationMatrixTest extends EndToEndTest {
     for (String conv : List.of(DIRECT, group)) {
       List<Route> routes = new ArrayList<>(ROUTES);
       if (conv.startsWith("g:")) {
-        routes.add(MEMBERS);
+        routes.addAll(GROUP_ROUTES);
       }
       for (Route route : routes) {
         for (Caller caller : Caller.values()) {

@@ -56,6 +56,11 @@ class ReplayEndToEndTest {
       assertThat(created.status()).as("%s", created.body()).isEqualTo(201);
       group = created.body().get("convId").asText();
       send(alice, group, 2);
+      // Roles, settings and a block are projections too: two more notices, a blocks row.
+      assertThat(alice.put("/v1/conversations/" + group + "/roles/902", "{\"role\":\"admin\"}").status()).isEqualTo(202);
+      assertThat(alice.put("/v1/conversations/" + group + "/settings", "{\"membersCanInvite\":true}").status())
+          .isEqualTo(202);
+      ok(alice.put("/v1/blocks/904", ""));
       long createTime = sent.get(0).get("createTime").asLong();
       accepted(bob.post("/v1/telemetry/rendered", "{\"items\":[" + rendered(sent.get(0), createTime + 300)
           + "," + rendered(sent.get(1), createTime + 60_000) + "]}"));
@@ -73,7 +78,7 @@ class ReplayEndToEndTest {
         assertThatThrownBy(whileRunning::replay).isInstanceOf(ProjectionReplay.Refused.class)
             .hasMessageContaining("seqsync-projector");
         tablesBefore = tables(database);
-        assertThat(tablesBefore.get("messages").lines()).as("nothing emptied").hasSize(19);
+        assertThat(tablesBefore.get("messages").lines()).as("nothing emptied").hasSize(21);
         answersBefore = answers(bob, alice, operator, group, figures);
         database.jdbi().useHandle(handle -> {
           handle.execute("delete from messages where conv_id = ? and seq > 10", DIRECT);
@@ -90,8 +95,8 @@ class ReplayEndToEndTest {
 
     ProjectionReplay.Summary summary = ProjectionReplay.run(EndToEnd.config(dir));
     assertThat(summary.tables()).contains("messages", "conversations", "device_cursors", "read_positions", "drafts",
-        "projector_offsets", "message_renders", "delivery_cases", "archived_messages").doesNotContain("schema_migrations");
-    assertThat(summary.messages()).isEqualTo(19);
+        "projector_offsets", "message_renders", "delivery_cases", "archived_messages", "blocks").doesNotContain("schema_migrations");
+    assertThat(summary.messages()).isEqualTo(21);
     assertThat(summary.renders()).isEqualTo(2);
     assertThat(summary.deliveryCases()).isEqualTo(2);
 

@@ -110,7 +110,7 @@ public final class ConfigLoader {
         new SeqsyncConfig.Archive(integer("archive.hot-days", 45), duration("archive.interval", Duration.ofHours(1)),
             duration("archive.read-budget", Duration.ofSeconds(3))),
         new SeqsyncConfig.Health(integer("health.projector-lag-threshold", 10_000)),
-        limits());
+        limits(), new SeqsyncConfig.Groups(integer("groups.max-added-per-request", 100), integer("groups.max-per-user", 1_000)));
   }
 
   // A person types at most a few messages a second; the bursts let an outbox or a catch-up

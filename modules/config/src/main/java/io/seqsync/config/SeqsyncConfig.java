@@ -16,7 +16,8 @@ import java.util.Optional;
  */
 public record SeqsyncConfig(
     Path dataDir, Optional<String> instanceId, Kafka kafka, Postgres postgres, Redis redis, Sequencer sequencer, Http http, Auth auth,
-    Projector projector, Fetch fetch, Delivery delivery, Archive archive, Health health, Limits limits) {
+    Projector projector, Fetch fetch, Delivery delivery, Archive archive, Health health, Limits limits,
+    Groups groups) {
 
   public SeqsyncConfig {
     // Each lane holds at most its concurrency in connections: together they leave the projector,
@@ -35,7 +36,7 @@ public record SeqsyncConfig(
     Projector named = new Projector(projector.groupId(), Optional.of(projector.instanceId().orElse(instance)),
         projector.maxPollRecords(), projector.sessionTimeout(), projector.retryBackoff());
     return new SeqsyncConfig(dataDir, Optional.of(instance), kafka, postgres, redis, sequencer, http, auth, named,
-        fetch, delivery, archive, health, limits);
+        fetch, delivery, archive, health, limits, groups);
   }
 
   /**
@@ -335,6 +336,19 @@ public record SeqsyncConfig(
   static void require(boolean condition, String message) {
     if (!condition) {
       throw new ConfigException(message);
+    }
+  }
+
+  /**
+   * The ingress's group limits (the sequencer keeps {@code sequencer.max-group-members}): at most
+   * {@code maxAddedPerRequest} users added by one request (creation or change), and a user in at
+   * most {@code maxPerUser} groups, checked against the committed projection when the user is
+   * added or creates a group.
+   */
+  public record Groups(int maxAddedPerRequest, int maxPerUser) {
+    public Groups {
+      require(maxAddedPerRequest > 0, "groups.max-added-per-request must be positive");
+      require(maxPerUser > 0, "groups.max-per-user must be positive");
     }
   }
 }

@@ -1,12 +1,15 @@
 package io.seqsync.events;
 
 import io.seqsync.events.model.AckCursor;
+import io.seqsync.events.model.ChangeGroupSettings;
 import io.seqsync.events.model.ChangeMembership;
 import io.seqsync.events.model.Command;
 import io.seqsync.events.model.MessageType;
 import io.seqsync.events.model.RecallMessage;
 import io.seqsync.events.model.ReportRead;
 import io.seqsync.events.model.SendMessage;
+import io.seqsync.events.model.SetBlock;
+import io.seqsync.events.model.SetGroupRole;
 import io.seqsync.events.model.UpdateDraft;
 import java.util.List;
 import java.util.UUID;
@@ -43,6 +46,20 @@ public record Commands(long userId, String deviceId) {
 
   public Command membership(String convId, List<Long> add, List<Long> remove, String groupName) {
     return command(convId, new ChangeMembership(add, remove, groupName));
+  }
+
+  /** {@code role}: owner, admin or member. */
+  public Command role(String convId, long memberId, String role) {
+    return command(convId, new SetGroupRole(memberId, role));
+  }
+
+  public Command settings(String convId, Boolean membersCanInvite) {
+    return command(convId, new ChangeGroupSettings(membersCanInvite));
+  }
+
+  /** The caller blocks (or unblocks) the other user of the direct conversation {@code convId}. */
+  public Command block(String convId, boolean blocked) {
+    return command(convId, new SetBlock(blocked));
   }
 
   private Command command(String convId, Object payload) {

@@ -2,6 +2,7 @@ package io.seqsync.events;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.seqsync.events.model.BlockChanged;
 import io.seqsync.events.model.Command;
 import io.seqsync.events.model.CommandRejected;
 import io.seqsync.events.model.CursorAdvanced;
@@ -11,6 +12,8 @@ import io.seqsync.events.model.DuplicateCommand;
 import io.seqsync.events.model.OutcomeKind;
 import io.seqsync.events.model.StoredOutcome;
 import io.seqsync.events.model.Event;
+import io.seqsync.events.model.GroupRolesChanged;
+import io.seqsync.events.model.GroupSettingsChanged;
 import io.seqsync.events.model.MembershipChanged;
 import io.seqsync.events.model.Message;
 import io.seqsync.events.model.MessageAppended;
@@ -18,6 +21,7 @@ import io.seqsync.events.model.MessageType;
 import io.seqsync.events.model.ReadAdvanced;
 import io.seqsync.events.model.RecallApplied;
 import io.seqsync.events.model.RejectReason;
+import io.seqsync.events.model.RoleChange;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +41,10 @@ class RecordRoundTripTest {
         ALICE.read("d:1:2", 5),
         ALICE.draft("d:1:2", "half a thought"),
         ALICE.membership("g:team", List.of(2L, 3L), List.of(4L), "the team"),
-        ALICE.membership("g:team", List.of(), List.of(5L), null));
+        ALICE.membership("g:team", List.of(), List.of(5L), null),
+        ALICE.role("g:team", 5L, "admin"),
+        ALICE.settings("g:team", true),
+        ALICE.block("d:1:2", true));
 
     for (Command command : commands) {
       assertThat(EventSerdes.command().decode(EventSerdes.command().encode(command))).isEqualTo(command);
@@ -49,8 +56,11 @@ class RecordRoundTripTest {
     List<Object> payloads = List.of(
         new MessageAppended(NOTICE),
         new RecallApplied(NOTICE, 3L),
-        new MembershipChanged(NOTICE, List.of(2L), List.of(), "the team"),
-        new MembershipChanged(NOTICE, List.of(), List.of(3L), null),
+        new MembershipChanged(NOTICE, List.of(2L), List.of(), "the team", List.of()),
+        new MembershipChanged(NOTICE, List.of(), List.of(3L), null, List.of(new RoleChange(4L, "owner"))),
+        new GroupRolesChanged(NOTICE, List.of(new RoleChange(4L, "owner"), new RoleChange(3L, "admin"))),
+        new GroupSettingsChanged(NOTICE, true),
+        new BlockChanged(1L, 2L, true),
         new CursorAdvanced(2L, "laptop", 5L),
         new ReadAdvanced(2L, "laptop", 6L),
         new DraftUpdated(2L, "laptop", ""),

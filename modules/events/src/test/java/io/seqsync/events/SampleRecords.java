@@ -2,6 +2,8 @@ package io.seqsync.events;
 
 import io.seqsync.events.model.AckCursor;
 import io.seqsync.events.model.Announcement;
+import io.seqsync.events.model.BlockChanged;
+import io.seqsync.events.model.ChangeGroupSettings;
 import io.seqsync.events.model.ChangeMembership;
 import io.seqsync.events.model.Command;
 import io.seqsync.events.model.CommandRejected;
@@ -9,6 +11,8 @@ import io.seqsync.events.model.CursorAdvanced;
 import io.seqsync.events.model.DraftUpdated;
 import io.seqsync.events.model.DuplicateCommand;
 import io.seqsync.events.model.Event;
+import io.seqsync.events.model.GroupRolesChanged;
+import io.seqsync.events.model.GroupSettingsChanged;
 import io.seqsync.events.model.MembershipChanged;
 import io.seqsync.events.model.Message;
 import io.seqsync.events.model.MessageAppended;
@@ -19,9 +23,13 @@ import io.seqsync.events.model.RecallApplied;
 import io.seqsync.events.model.RecallMessage;
 import io.seqsync.events.model.RejectReason;
 import io.seqsync.events.model.ReportRead;
+import io.seqsync.events.model.RoleChange;
 import io.seqsync.events.model.SendMessage;
+import io.seqsync.events.model.SetBlock;
+import io.seqsync.events.model.SetGroupRole;
 import io.seqsync.events.model.StoredOutcome;
 import io.seqsync.events.model.UpdateDraft;
+import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -44,7 +52,10 @@ public final class SampleRecords {
         number.map(ReportRead::new),
         text.map(UpdateDraft::new),
         Combinators.combine(number.list().ofMaxSize(5), number.list().ofMaxSize(5), text.injectNull(0.5))
-            .as(ChangeMembership::new));
+            .as(ChangeMembership::new),
+        Combinators.combine(number, text).as(SetGroupRole::new),
+        Arbitraries.of(true, false).injectNull(0.3).map(ChangeGroupSettings::new),
+        Arbitraries.of(true, false).map(SetBlock::new));
     return Combinators.combine(text, text, number, text, number, payload).as(Command::new);
   }
 
@@ -56,14 +67,20 @@ public final class SampleRecords {
             Arbitraries.of(MessageType.class), text)
         .as((msgId, convId, seq, sender, device, clientMsgId, type, content) ->
             new Message(msgId, convId, seq, sender, device, clientMsgId, type, content, 1_700_000_000_000L));
+    Arbitrary<List<RoleChange>> roleChanges =
+        Combinators.combine(number, text).as(RoleChange::new).list().ofMaxSize(3);
     Arbitrary<Object> payload = Arbitraries.oneOf(
         message.map(MessageAppended::new),
         Combinators.combine(message, number).as(RecallApplied::new),
         Combinators.combine(number, text, number).as(CursorAdvanced::new),
         Combinators.combine(number, text, number).as(ReadAdvanced::new),
         Combinators.combine(number, text, text).as(DraftUpdated::new),
-        Combinators.combine(message, number.list().ofMaxSize(5), number.list().ofMaxSize(5), text.injectNull(0.5))
+        Combinators.combine(message, number.list().ofMaxSize(5), number.list().ofMaxSize(5), text.injectNull(0.5),
+                roleChanges)
             .as(MembershipChanged::new),
+        Combinators.combine(message, roleChanges).as(GroupRolesChanged::new),
+        Combinators.combine(message, Arbitraries.of(true, false)).as(GroupSettingsChanged::new),
+        Combinators.combine(number, number, Arbitraries.of(true, false)).as(BlockChanged::new),
         Combinators.combine(Arbitraries.of(RejectReason.class), text).as(CommandRejected::new));
     return Combinators.combine(text, text, number, payload).as(Event::new);
   }

@@ -9,12 +9,15 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.ingress.api.AccessControl;
 import io.seqsync.ingress.api.ArchiveEndpoint;
+import io.seqsync.ingress.api.BlockEndpoints;
 import io.seqsync.ingress.api.ConversationListEndpoint;
 import io.seqsync.ingress.api.DraftWindows;
 import io.seqsync.ingress.api.DeliveryEndpoints;
 import io.seqsync.ingress.api.FetchGuard;
 import io.seqsync.ingress.api.FetchService;
+import io.seqsync.ingress.api.GroupChecks;
 import io.seqsync.ingress.api.GroupEndpoints;
+import io.seqsync.ingress.api.GroupRoleEndpoints;
 import io.seqsync.ingress.api.MessageEndpoints;
 import io.seqsync.ingress.api.PositionEndpoints;
 import io.seqsync.ingress.api.SyncDepth;
@@ -125,12 +128,15 @@ public final class IngressApp implements AutoCloseable {
     MessageEndpoints conversation = new MessageEndpoints(settings.maxContentBytes(), access, roundTrip, publisher,
         fetchGuard, new FetchService(messages, conversations, new SyncDepth(registry, System::nanoTime)));
     PositionEndpoints positions =
-        new PositionEndpoints(settings.maxContentBytes(), access, publisher, conversations);
+        new PositionEndpoints(settings.maxContentBytes(), access, publisher, conversations, stores.groups());
     Limiter limiter = new Limiter(settings.limits(), stores.limits(), registry,
         () -> TimeUnit.NANOSECONDS.toMicros(System.nanoTime()));
     this.socketLimits = new SocketLimits(limiter, settings.limits().socketsPerUser());
     this.drafts = new DraftWindows(positions, settings.limits().draftWindow(), registry);
-    GroupEndpoints groups = new GroupEndpoints(settings.maxGroupMembers(), access, conversations, roundTrip);
+    GroupChecks groupChecks = new GroupChecks(settings.groups(), access, stores.groups(), roundTrip);
+    GroupEndpoints groups = new GroupEndpoints(settings.maxGroupMembers(), groupChecks, conversations, roundTrip);
+    GroupRoleEndpoints groupRoles = new GroupRoleEndpoints(groupChecks, conversations);
+    BlockEndpoints blocks = new BlockEndpoints(stores.groups(), roundTrip);
     ConversationListEndpoint conversationList = new ConversationListEndpoint(stores.list());
     SyncService syncs = new SyncService(stores.sync());
     SyncEndpoint handshake = new SyncEndpoint(syncs);
@@ -218,6 +224,13 @@ public final class IngressApp implements AutoCloseable {
       api.post("/v1/sync", Route.of(authentication, fetchGuard.firstScreen(now(handshake::sync))));
       api.post("/v1/groups", Route.of(authentication, limiter.guard(Limit.GROUP, groups::create)));
       api.post("/v1/conversations/{convId}/members", Route.of(authentication, limiter.guard(Limit.GROUP, groups::changeMembers)));
+      api.post("/v1/conversations/{convId}/leave", Route.of(authentication, limiter.guard(Limit.GROUP, groups::leave)));
+      api.put("/v1/conversations/{convId}/roles/{userId}", Route.of(authentication, limiter.guard(Limit.GROUP, groupRoles::role)));
+      api.put("/v1/conversations/{convId}/settings",
+          Route.of(authentication, limiter.guard(Limit.GROUP, groupRoles::settings)));
+      api.get("/v1/blocks", Route.of(authentication, now(blocks::list)));
+      api.put("/v1/blocks/{userId}", Route.of(authentication, limiter.guard(Limit.GROUP, blocks::block)));
+      api.delete("/v1/blocks/{userId}", Route.of(authentication, limiter.guard(Limit.GROUP, blocks::unblock)));
       api.get("/v1/archive/messages", Route.of(authentication, fetchGuard.paging(now(archive::messages))));
       api.post("/v1/telemetry/rendered", Route.of(authentication, limiter.guard(Limit.TELEMETRY, delivery::rendered)));
       api.post("/v1/telemetry/failures", Route.of(authentication, limiter.guard(Limit.TELEMETRY, delivery::failures)));

@@ -10,10 +10,12 @@ import java.time.Duration;
  * ({@code sequencer.max-group-members}): the same limits the sequencer enforces; the fetches' rate
  * and lanes ({@code fetch.*}); whether the push stream accepts permessage-deflate
  * ({@code http.stream-compression}); how long delivery figures are kept once computed
- * ({@code delivery.figures-cache}); the abuse limits ({@code limits.*}).
+ * ({@code delivery.figures-cache}); the abuse limits ({@code limits.*}); the group limits
+ * ({@code groups.*}).
  */
 public record IngressSettings(String host, int port, Duration replyBudget, int maxContentBytes, int maxGroupMembers,
-    SeqsyncConfig.Fetch fetch, boolean streamCompression, Duration deliveryCache, SeqsyncConfig.Limits limits) {
+    SeqsyncConfig.Fetch fetch, boolean streamCompression, Duration deliveryCache, SeqsyncConfig.Limits limits,
+    SeqsyncConfig.Groups groups) {
   public IngressSettings {
     if (port < 0 || port > 65535 || replyBudget.isNegative() || maxContentBytes <= 0 || maxGroupMembers < 2
         || deliveryCache.isNegative()) {
@@ -24,7 +26,7 @@ public record IngressSettings(String host, int port, Duration replyBudget, int m
   public static IngressSettings from(SeqsyncConfig config) {
     return new IngressSettings(config.http().host(), config.http().port(), config.http().replyBudget(),
         config.sequencer().maxContentBytes(), config.sequencer().maxGroupMembers(), config.fetch(),
-        config.http().streamCompression(), config.delivery().figuresCache(), config.limits());
+        config.http().streamCompression(), config.delivery().figuresCache(), config.limits(), config.groups());
   }
 
   /** The largest request body accepted: room for the largest content, JSON-escaped, and the rest. */

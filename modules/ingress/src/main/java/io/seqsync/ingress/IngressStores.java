@@ -5,6 +5,7 @@ import io.seqsync.redis.RedisLimits;
 import io.seqsync.store.ArchiveQueries;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.DeliveryQueries;
+import io.seqsync.store.GroupQueries;
 import io.seqsync.store.MessageQueries;
 import io.seqsync.store.RevocationQueries;
 import io.seqsync.store.StatementTimeouts;
@@ -13,10 +14,11 @@ import java.util.Optional;
 
 /**
  * The read side the ingress answers from: PostgreSQL's hot tier and archive, Redis's list, the
- * delivery figures, the handshake's pages; the count of their statements PostgreSQL cancelled at
- * the statement timeout (all of them run on the requests pool); the signed-out devices, which it
- * writes too; and where the abuse limits are kept across instances (empty: per instance only).
+ * delivery figures, the handshake's pages, groups' roles and blocks; the count of their statements
+ * PostgreSQL cancelled at the statement timeout (all of them run on the requests pool); the
+ * signed-out devices, which it writes too; and where the abuse limits are kept across instances
+ * (empty: per instance only).
  */
 public record IngressStores(MessageQueries messages, ConversationQueries conversations, ConversationList list,
     ArchiveQueries archive, DeliveryQueries delivery, SyncQueries sync, StatementTimeouts statementTimeouts,
-    RevocationQueries revocations, Optional<RedisLimits> limits) {}
+    RevocationQueries revocations, GroupQueries groups, Optional<RedisLimits> limits) {}

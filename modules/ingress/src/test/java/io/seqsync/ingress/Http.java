@@ -47,6 +47,11 @@ public final class Http {
         .header("Content-Type", "application/json").build());
   }
 
+  Response put(String path, String token, String body) {
+    return send(builder(path, token).PUT(HttpRequest.BodyPublishers.ofString(body))
+        .header("Content-Type", "application/json").build());
+  }
+
   CompletableFuture<Response> postAsync(String path, String token, String body) {
     return client.sendAsync(builder(path, token).POST(HttpRequest.BodyPublishers.ofString(body))
             .header("Content-Type", "application/json").build(), HttpResponse.BodyHandlers.ofString())

@@ -4,6 +4,8 @@ import io.seqsync.events.ConvId;
 import io.seqsync.events.model.CursorAdvanced;
 import io.seqsync.events.model.DraftUpdated;
 import io.seqsync.events.model.Event;
+import io.seqsync.events.model.GroupRolesChanged;
+import io.seqsync.events.model.GroupSettingsChanged;
 import io.seqsync.events.model.MembershipChanged;
 import io.seqsync.events.model.MessageAppended;
 import io.seqsync.events.model.ReadAdvanced;
@@ -197,6 +199,10 @@ public final class ConversationIndexer implements CommitListener {
       // A new member's history starts at this notice: nothing before it counts as unread.
       change.getAdded().forEach(userId -> batch.joined(userId, convId).read(userId, convId, change.getNotice().getSeq()));
       change.getRemoved().forEach(userId -> batch.unlisted(userId, convId));
+    } else if (payload instanceof GroupRolesChanged roles) {
+      appendedMessage(batch, StoredMessage.of(roles.getNotice()), false);
+    } else if (payload instanceof GroupSettingsChanged settings) {
+      appendedMessage(batch, StoredMessage.of(settings.getNotice()), false);
     } else if (payload instanceof ReadAdvanced read) {
       batch.read(read.getUserId(), convId, read.getSeq());
     } else if (payload instanceof CursorAdvanced cursor) {

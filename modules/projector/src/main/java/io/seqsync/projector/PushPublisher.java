@@ -4,6 +4,8 @@ import io.seqsync.events.ConvId;
 import io.seqsync.events.model.CursorAdvanced;
 import io.seqsync.events.model.DraftUpdated;
 import io.seqsync.events.model.Event;
+import io.seqsync.events.model.GroupRolesChanged;
+import io.seqsync.events.model.GroupSettingsChanged;
 import io.seqsync.events.model.MembershipChanged;
 import io.seqsync.events.model.MessageAppended;
 import io.seqsync.events.model.ReadAdvanced;
@@ -113,6 +115,10 @@ public final class PushPublisher implements CommitListener {
       PushNotice.message(notice).address(members, lines);
       membership.address(members, lines);
       membership.address(change.getRemoved(), lines);
+    } else if (payload instanceof GroupRolesChanged roles) {
+      groupNotice(StoredMessage.of(roles.getNotice()), members, lines);
+    } else if (payload instanceof GroupSettingsChanged settings) {
+      groupNotice(StoredMessage.of(settings.getNotice()), members, lines);
     } else if (payload instanceof ReadAdvanced read) {
       PushNotice.position(PushNotice.Kind.READ, convId, read.getUserId(), read.getDeviceId(), read.getSeq())
           .address(members, lines);
@@ -123,5 +129,12 @@ public final class PushPublisher implements CommitListener {
       PushNotice.draft(convId, draft.getUserId(), draft.getDeviceId(), draft.getText())
           .address(List.of(draft.getUserId()), lines);
     }
+  }
+
+  // A role or settings notice: a message frame and a membership frame (whose roles or settings the
+  // ingress reads from the notice), to every member.
+  private static void groupNotice(StoredMessage notice, Set<Long> members, List<String> lines) {
+    PushNotice.message(notice).address(members, lines);
+    PushNotice.membership(notice, List.of(), List.of()).address(members, lines);
   }
 }

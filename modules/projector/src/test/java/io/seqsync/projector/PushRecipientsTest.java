@@ -37,7 +37,7 @@ class PushRecipientsTest {
 
   private static Event change(String convId, long seq, List<Long> added, List<Long> removed) {
     return new Event(convId, "cmd-" + seq, 0L,
-        new MembershipChanged(notice(convId, seq, MessageType.SYSTEM), added, removed, null));
+        new MembershipChanged(notice(convId, seq, MessageType.SYSTEM), added, removed, null, List.of()));
   }
 
   private static Message notice(String convId, long seq, MessageType type) {

@@ -6,6 +6,9 @@ import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.AvroSerde;
 import io.seqsync.events.EventSerdes;
 import io.seqsync.events.model.AckCursor;
+import io.seqsync.events.ConvId;
+import io.seqsync.events.model.BlockChanged;
+import io.seqsync.events.model.ChangeGroupSettings;
 import io.seqsync.events.model.ChangeMembership;
 import io.seqsync.events.model.Command;
 import io.seqsync.events.model.CommandRejected;
@@ -13,6 +16,8 @@ import io.seqsync.events.model.CursorAdvanced;
 import io.seqsync.events.model.DraftUpdated;
 import io.seqsync.events.model.DuplicateCommand;
 import io.seqsync.events.model.Event;
+import io.seqsync.events.model.GroupRolesChanged;
+import io.seqsync.events.model.GroupSettingsChanged;
 import io.seqsync.events.model.MembershipChanged;
 import io.seqsync.events.model.Message;
 import io.seqsync.events.model.MessageAppended;
@@ -23,13 +28,14 @@ import io.seqsync.events.model.RecallMessage;
 import io.seqsync.events.model.RejectReason;
 import io.seqsync.events.model.ReportRead;
 import io.seqsync.events.model.SendMessage;
+import io.seqsync.events.model.SetBlock;
+import io.seqsync.events.model.SetGroupRole;
 import io.seqsync.events.model.UpdateDraft;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -65,7 +71,8 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
   private StateTable<DedupEntry> recalls;
   private StateTable<Long> cursors;
   private StateTable<Long> reads;
-  private GroupMembership groups;
+  private GroupRules groups;
+  private StateTable<Long> blocks;
   private MsgIdClock msgIds;
 
   /** {@code threadPacer}: the calling stream thread's {@link CommitPacer}. */
@@ -86,7 +93,9 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
     recalls = SequencerStores.recalls(state);
     cursors = SequencerStores.cursors(state);
     reads = SequencerStores.reads(state);
-    groups = new GroupMembership(SequencerStores.groups(state), SequencerStores.groupMembers(state), maxGroupMembers);
+    groups = new GroupRules(SequencerStores.groups(state), SequencerStores.groupMembers(state),
+        SequencerStores.groupAdmins(state), maxGroupMembers);
+    blocks = SequencerStores.blocks(state);
     StateTable<Long> msgIdClock = SequencerStores.msgIdClock(state);
     String partition = String.valueOf(context.taskId().partition());
     Long issuedBound = msgIdClock.get(partition);
@@ -122,8 +131,13 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
 
   private void apply(Command command, long timestamp) {
     Object payload = command.getPayload();
-    if (payload instanceof ChangeMembership change) {
-      changeMembership(command, change, timestamp);
+    if (payload instanceof ChangeMembership || payload instanceof SetGroupRole
+        || payload instanceof ChangeGroupSettings) {
+      changeGroup(command, timestamp);
+      return;
+    }
+    if (payload instanceof SetBlock block) {
+      setBlock(command, block, timestamp);
       return;
     }
     // Direct conversations were checked by the validator (their id names both users).
@@ -132,6 +146,10 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
       return;
     }
     if (payload instanceof SendMessage send) {
+      if (blockedByOther(command)) {
+        reject(command, RejectReason.BLOCKED, "the other user blocked you", timestamp);
+        return;
+      }
       send(command, send, timestamp);
     } else if (payload instanceof RecallMessage recall) {
       recall(command, recall, timestamp);
@@ -146,18 +164,52 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
     }
   }
 
-  private void changeMembership(Command command, ChangeMembership change, long timestamp) {
+  private void changeGroup(Command command, long timestamp) {
     String convId = command.getConvId();
-    GroupMembership.Decision decision = groups.decide(convId, command.getUserId(), change);
+    Object payload = command.getPayload();
+    GroupDecision decision = payload instanceof ChangeMembership change
+        ? groups.membership(convId, command.getUserId(), change)
+        : payload instanceof SetGroupRole role
+            ? groups.role(convId, command.getUserId(), role)
+            : groups.settings(convId, command.getUserId(), (ChangeGroupSettings) payload);
     if (decision.rejected()) {
       reject(command, decision.rejectReason(), decision.rejectDetail(), timestamp);
       return;
     }
-    Message notice = append(command, command.getCommandId(), MessageType.SYSTEM, membershipNotice(command, decision));
+    Message notice = append(command, command.getCommandId(), MessageType.SYSTEM,
+        GroupNotices.content(command.getUserId(), payload, decision));
     groups.apply(convId, command.getUserId(), decision, notice.getSeq());
-    // A new member sees history from their notice on: nothing before it is theirs to read (R20).
-    decision.added().forEach(userId -> reads.put(key(userId, convId), notice.getSeq()));
-    emit(command, new MembershipChanged(notice, decision.added(), decision.removed(), change.getGroupName()), timestamp);
+    if (payload instanceof ChangeMembership change) {
+      // A new member sees history from their notice on: nothing before it is theirs to read (R20).
+      decision.added().forEach(userId -> reads.put(key(userId, convId), notice.getSeq()));
+      emit(command, new MembershipChanged(notice, decision.added(), decision.removed(), change.getGroupName(),
+          decision.roles()), timestamp);
+    } else if (payload instanceof SetGroupRole) {
+      emit(command, new GroupRolesChanged(notice, decision.roles()), timestamp);
+    } else {
+      emit(command, new GroupSettingsChanged(notice, decision.membersCanInvite()), timestamp);
+    }
+  }
+
+  // The validator checked that the conversation is direct and names the caller.
+  private void setBlock(Command command, SetBlock block, long timestamp) {
+    String blockKey = key(command.getConvId(), command.getUserId());
+    if (block.getBlocked()) {
+      blocks.put(blockKey, 1L);
+    } else {
+      blocks.delete(blockKey);
+    }
+    emit(command, new BlockChanged(command.getUserId(), otherUser(command), block.getBlocked()), timestamp);
+  }
+
+  private boolean blockedByOther(Command command) {
+    return command.getConvId().startsWith("d:")
+        && blocks.get(key(command.getConvId(), otherUser(command))) != null;
+  }
+
+  private static long otherUser(Command command) {
+    List<Long> users = ConvId.parse(command.getConvId()).orElseThrow().directUsers();
+    return users.get(0) == command.getUserId() ? users.get(1) : users.get(0);
   }
 
   private void send(Command command, SendMessage send, long timestamp) {
@@ -240,15 +292,6 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
       }
     }
     return null;
-  }
-
-  private static String membershipNotice(Command command, GroupMembership.Decision change) {
-    return "{\"event\":\"membership\",\"by\":\"" + command.getUserId() + "\",\"added\":" + jsonIds(change.added())
-        + ",\"removed\":" + jsonIds(change.removed()) + "}";
-  }
-
-  private static String jsonIds(List<Long> ids) {
-    return ids.stream().map(id -> "\"" + id + "\"").collect(Collectors.joining(",", "[", "]"));
   }
 
   private void emit(Command command, Object payload, long timestamp) {

@@ -3,12 +3,15 @@ package io.seqsync.sequencer;
 import io.seqsync.events.ConvId;
 import io.seqsync.events.DeviceIds;
 import io.seqsync.events.model.AckCursor;
+import io.seqsync.events.model.ChangeGroupSettings;
 import io.seqsync.events.model.ChangeMembership;
 import io.seqsync.events.model.Command;
 import io.seqsync.events.model.MessageType;
 import io.seqsync.events.model.RecallMessage;
 import io.seqsync.events.model.ReportRead;
 import io.seqsync.events.model.SendMessage;
+import io.seqsync.events.model.SetBlock;
+import io.seqsync.events.model.SetGroupRole;
 import io.seqsync.events.model.UpdateDraft;
 import java.util.List;
 import java.util.Optional;
@@ -21,6 +24,7 @@ import java.util.Set;
  */
 public final class CommandValidator {
   static final int MAX_ID_LENGTH = 128;
+  private static final Set<String> ROLES = Set.of(GroupRules.OWNER, GroupRules.ADMIN, GroupRules.MEMBER);
   private static final Set<MessageType> CLIENT_TYPES = Set.of(MessageType.TEXT, MessageType.IMAGE, MessageType.FILE);
 
   private final int maxContentBytes;
@@ -86,6 +90,22 @@ public final class CommandValidator {
     }
     if (payload instanceof ChangeMembership change) {
       return membershipProblem(convId, change);
+    }
+    if (payload instanceof SetGroupRole role) {
+      return convId.kind() != ConvId.Kind.GROUP ? Optional.of("roles only apply to groups")
+          : role.getUserId() <= 0 ? Optional.of("user ids must be positive")
+          : !ROLES.contains(role.getRole()) ? Optional.of("a role is owner, admin or member")
+          : Optional.empty();
+    }
+    if (payload instanceof ChangeGroupSettings settings) {
+      return convId.kind() != ConvId.Kind.GROUP ? Optional.of("settings only apply to groups")
+          : settings.getMembersCanInvite() == null ? Optional.of("the settings change names no setting")
+          : Optional.empty();
+    }
+    if (payload instanceof SetBlock) {
+      // The caller is one of the two users (checked above): the block names the other.
+      return convId.kind() != ConvId.Kind.DIRECT ? Optional.of("a block applies to a direct conversation")
+          : Optional.empty();
     }
     return Optional.of("unknown command payload");
   }

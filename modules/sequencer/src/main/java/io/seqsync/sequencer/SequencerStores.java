@@ -42,10 +42,14 @@ public final class SequencerStores {
     CURSORS('c'),
     /** userId + convId -> the highest seq the user read (R18). */
     READS('p'),
-    /** group convId -> its owner and member count. */
+    /** group convId -> its owner, member count and settings. */
     GROUPS('g'),
     /** group convId + userId -> the seq of the notice that added the user. */
-    GROUP_MEMBERS('u');
+    GROUP_MEMBERS('u'),
+    /** group convId + userId -> the seq of the notice that made the user an admin (the owner is not listed). */
+    GROUP_ADMINS('a'),
+    /** direct convId + userId -> the user blocked the conversation's other user (the value is unused: 1). */
+    BLOCKS('b');
 
     final char prefix;
 
@@ -97,6 +101,14 @@ public final class SequencerStores {
 
   static StateTable<Long> groupMembers(KeyValueStore<String, byte[]> store) {
     return new StateTable<>(store, Kind.GROUP_MEMBERS, Serdes.Long());
+  }
+
+  static StateTable<Long> groupAdmins(KeyValueStore<String, byte[]> store) {
+    return new StateTable<>(store, Kind.GROUP_ADMINS, Serdes.Long());
+  }
+
+  static StateTable<Long> blocks(KeyValueStore<String, byte[]> store) {
+    return new StateTable<>(store, Kind.BLOCKS, Serdes.Long());
   }
 
   /**

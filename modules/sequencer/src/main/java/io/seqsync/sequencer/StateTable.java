@@ -1,6 +1,12 @@
 package io.seqsync.sequencer;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
@@ -29,5 +35,17 @@ public final class StateTable<V> {
 
   public void delete(String key) {
     store.delete(prefix + key);
+  }
+
+  /** Every entry whose key starts with {@code keyPrefix}, keys without the table's prefix, in key order. */
+  public List<Map.Entry<String, V>> withKeyPrefix(String keyPrefix) {
+    List<Map.Entry<String, V>> entries = new ArrayList<>();
+    try (KeyValueIterator<String, byte[]> found = store.prefixScan(prefix + keyPrefix, new StringSerializer())) {
+      while (found.hasNext()) {
+        KeyValue<String, byte[]> entry = found.next();
+        entries.add(Map.entry(entry.key.substring(1), serde.deserializer().deserialize(null, entry.value)));
+      }
+    }
+    return entries;
   }
 }

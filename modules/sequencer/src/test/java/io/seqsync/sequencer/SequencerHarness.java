@@ -1,12 +1,16 @@
 package io.seqsync.sequencer;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.EventSerdes;
 import io.seqsync.events.Topics;
 import io.seqsync.events.model.Command;
+import io.seqsync.events.model.CommandRejected;
 import io.seqsync.events.model.DuplicateCommand;
 import io.seqsync.events.model.Event;
+import io.seqsync.events.model.RejectReason;
 import io.seqsync.localstack.TemporaryDirectory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -82,6 +86,19 @@ final class SequencerHarness implements AutoCloseable {
 
   List<Event> events() {
     return events.readValuesToList();
+  }
+
+  /** The one event piped since the last read. */
+  Event single() {
+    List<Event> read = events();
+    assertThat(read).hasSize(1);
+    return read.get(0);
+  }
+
+  /** The reason of a rejection event. */
+  static RejectReason rejection(Event event) {
+    assertThat(event.getPayload()).isInstanceOf(CommandRejected.class);
+    return ((CommandRejected) event.getPayload()).getReason();
   }
 
   List<DuplicateCommand> replies() {

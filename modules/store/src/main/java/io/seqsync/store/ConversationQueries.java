@@ -4,6 +4,7 @@ import io.seqsync.events.ConvId;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -109,22 +110,6 @@ public final class ConversationQueries {
           return new Access(rs.getBoolean("known") ? Membership.NOT_MEMBER : Membership.NO_SUCH_CONVERSATION, 0);
         })
         .one());
-  }
-
-  /** A group's owner (its creator; null if unrecorded) and member count. Immutable. */
-  public record Group(Long ownerId, int memberCount) {}
-
-  /** The group {@code convId}, if it exists. */
-  public Optional<Group> group(String convId) {
-    return jdbi.withHandle(handle -> handle.createQuery("select c.owner_id,"
-            + " (select count(*) from conversation_members cm where cm.conv_id = c.conv_id) as members"
-            + " from conversations c where c.conv_id = :conv and c.kind = 'group'")
-        .bind("conv", convId)
-        .map((rs, ctx) -> {
-          long owner = rs.getLong("owner_id");
-          return new Group(rs.wasNull() ? null : owner, rs.getInt("members"));
-        })
-        .findOne());
   }
 
   /** Those of {@code userIds} who are members of {@code convId}. */

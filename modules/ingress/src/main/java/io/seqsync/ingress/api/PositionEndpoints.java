@@ -10,6 +10,7 @@ import io.seqsync.ingress.http.ApiException;
 import io.seqsync.ingress.http.ApiRequest;
 import io.seqsync.ingress.http.Json;
 import io.seqsync.store.ConversationQueries;
+import io.seqsync.store.GroupQueries;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -26,20 +27,23 @@ public final class PositionEndpoints {
   private final AccessControl access;
   private final CommandPublisher publisher;
   private final ConversationQueries conversations;
+  private final GroupQueries groups;
 
   public PositionEndpoints(int maxDraftBytes, AccessControl access, CommandPublisher publisher,
-      ConversationQueries conversations) {
+      ConversationQueries conversations, GroupQueries groups) {
     this.maxDraftBytes = maxDraftBytes;
     this.access = access;
     this.publisher = publisher;
     this.conversations = conversations;
+    this.groups = groups;
   }
 
   /** GET /v1/conversations/{convId}. */
   public Answer activation(Caller caller, ApiRequest request) {
     ConvId convId = AccessControl.convId(request.pathParam("convId"));
     access.requireMember(caller, convId);
-    return Answer.ok(Views.Activation.of(conversations.activation(caller.userId(), caller.deviceId(), convId)));
+    GroupQueries.Group group = convId.kind() == ConvId.Kind.GROUP ? groups.group(convId.value()).orElse(null) : null;
+    return Answer.ok(Views.Activation.of(conversations.activation(caller.userId(), caller.deviceId(), convId), group));
   }
 
   /** POST /v1/acks {acks:[{convId, seq}]}: one AckCursor command per item, keyed by its convId. */

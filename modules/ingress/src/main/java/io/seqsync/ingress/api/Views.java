@@ -6,12 +6,14 @@ import io.seqsync.redis.ConversationList;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.ConversationQueries.SyncRow;
 import io.seqsync.store.DeliveryQueries;
+import io.seqsync.store.GroupQueries;
 import io.seqsync.store.ListEntry;
 import io.seqsync.store.StoredMessage;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /** The JSON shapes of the answers (API.md): records serialized by {@link Json#MAPPER}. */
 public final class Views {
@@ -102,15 +104,54 @@ public final class Views {
   /** Percentiles in milliseconds, null when nothing was measured. */
   record Latency(Long p50, Long p90, Long p99, Long max) {}
 
-  /** GET /v1/conversations/{convId} (R14); name and members (decimal strings) for groups only. */
+  /**
+   * GET /v1/conversations/{convId} (R14); name, members (decimal strings), roles (the owner's and
+   * admins': a member not listed is a plain member) and settings for groups only.
+   */
   record Activation(String convId, String kind, @JsonInclude(JsonInclude.Include.NON_NULL) String name,
       long latestSeq, long deviceCursor, long readSeq, long unread, String draft,
-      @JsonInclude(JsonInclude.Include.NON_NULL) List<String> members) {
-    public static Activation of(ConversationQueries.Activation a) {
+      @JsonInclude(JsonInclude.Include.NON_NULL) List<String> members,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, String> roles,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Settings settings) {
+    /** {@code group}: the group's roles and settings, null for a direct conversation. */
+    public static Activation of(ConversationQueries.Activation a, GroupQueries.Group group) {
+      Map<String, String> roles = null;
+      if (group != null) {
+        roles = new TreeMap<>();
+        for (long admin : group.admins()) {
+          roles.put(Long.toString(admin), GroupQueries.ADMIN);
+        }
+        if (group.ownerId() != null && group.memberCount() > 0) {
+          roles.put(Long.toString(group.ownerId()), GroupQueries.OWNER);
+        }
+      }
       return new Activation(a.convId(), a.kind(), a.name(), a.latestSeq(), a.deviceCursor(), a.readSeq(), a.unread(),
-          a.draft(), a.members() == null ? null : a.members().stream().map(String::valueOf).toList());
+          a.draft(), a.members() == null ? null : a.members().stream().map(String::valueOf).toList(), roles,
+          group == null ? null : new Settings(group.membersCanInvite()));
     }
   }
+
+  /** A group's settings. */
+  record Settings(boolean membersCanInvite) {}
+
+  /**
+   * 202 to a role change: {@code applied} with the notice once stored, {@code accepted} when not
+   * yet stored within the reply budget, {@code unchanged} when the member has that role already.
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  record RoleChanged(String convId, String userId, String role, Message notice, String status) {}
+
+  /** 202 to a settings change, with the settings asked for; status as for a role change. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  record SettingsChanged(String convId, Settings settings, Message notice, String status) {}
+
+  /** 200 to a block or unblock once stored ({@code applied}) or already so ({@code unchanged}); 202 {@code accepted}. */
+  record BlockChanged(String userId, boolean blocked, String status) {}
+
+  /** GET /v1/blocks: a page of the caller's blocks by user id; next (the after of the next page) null at the end. */
+  record Blocks(List<BlockedUser> blocks, String next) {}
+
+  record BlockedUser(String userId, long since) {}
 
   /** GET /v1/conversations: a page of the list; next is null after the last page. */
   record ConversationPage(List<ListedConversation> conversations, String next) {

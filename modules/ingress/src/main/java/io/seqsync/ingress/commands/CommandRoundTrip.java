@@ -22,8 +22,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Submits a command that appends a message (a send, a recall) and waits, within the reply budget,
- * for the message it produced to be committed in PostgreSQL: registers the commandId, produces the
+ * Submits a command that appends a message (a send, a recall, a group notice) or changes a row (a
+ * block) and waits, within the reply budget, for what it produced to be committed in PostgreSQL: registers the commandId, produces the
  * command, waits for its outcome or duplicate reply, then reads the message from PostgreSQL where
  * the outcome does not carry it. Never blocks a thread: the futures complete on the listeners'
  * threads, which also finish what needs no database (a send's announced outcome, a rejection, no
@@ -40,6 +40,9 @@ public final class CommandRoundTrip {
 
     /** Durably accepted, not known to be stored within the budget; msgId when already known. */
     record Accepted(Long msgId) implements Result {}
+
+    /** A command that appends nothing (a block) is stored. */
+    record Applied() implements Result {}
   }
 
   private final CommandPublisher publisher;
@@ -141,10 +144,7 @@ public final class CommandRoundTrip {
           .<Result>map(message -> new Result.Stored(message, false))
           .orElseGet(() -> new Result.Accepted(outcome.msgId())));
       case REJECTED -> CompletableFuture.failedFuture(Rejections.toApiException(outcome.reason()));
-      case APPLIED -> {
-        log.warn("command {} appends a message, yet its outcome is {}", command.getCommandId(), outcome);
-        yield CompletableFuture.completedFuture(new Result.Accepted(null));
-      }
+      case APPLIED -> CompletableFuture.completedFuture(new Result.Applied());
     };
   }
 
@@ -193,6 +193,8 @@ public final class CommandRoundTrip {
   private static String outcomeOf(Result value, Throwable error) {
     if (value instanceof Result.Stored stored) {
       return stored.duplicate() ? "duplicate" : "stored";
+    } else if (value instanceof Result.Applied) {
+      return "stored";
     } else if (value instanceof Result.Accepted) {
       return "accepted";
     }

@@ -31,6 +31,9 @@ final class Rejections {
       case INVALID_COMMAND -> text.toLowerCase(Locale.ROOT).contains("not a member")
           ? ApiException.forbidden("not_a_member", message)
           : ApiException.badRequest("invalid_command", message);
+      case NOT_ADMIN -> ApiException.forbidden("not_admin", message);
+      case NOT_OWNER -> ApiException.forbidden("not_owner", message);
+      case BLOCKED -> ApiException.forbidden("blocked", message);
       case UNKNOWN -> ApiException.conflict("rejected", message);
     };
   }

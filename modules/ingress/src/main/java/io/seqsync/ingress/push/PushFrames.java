@@ -2,6 +2,7 @@ package io.seqsync.ingress.push;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.ingress.api.Views;
 import io.seqsync.ingress.auth.Caller;
 import io.seqsync.ingress.http.ErrorBody;
@@ -22,7 +23,10 @@ final class PushFrames {
 
   record RecallFrame(String type, String convId, long seq, Views.Message notice) {}
 
-  record MembershipFrame(String type, String convId, List<String> added, List<String> removed, Views.Message notice) {}
+  /** roles: the roles the notice moved, settings: a group's new settings; each only when the notice has them. */
+  record MembershipFrame(String type, String convId, List<String> added, List<String> removed, Views.Message notice,
+      @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode roles,
+      @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode settings) {}
 
   @JsonInclude(JsonInclude.Include.NON_NULL)
   record SyncFrame(String type, List<Views.SyncConversation> conversations, long serverTime, boolean limited, String next) {}
@@ -46,10 +50,23 @@ final class PushFrames {
       case CURSOR -> ownDevice ? null : new CursorFrame("cursor", notice.convId(), notice.deviceId(), notice.seq());
       case DRAFT -> ownDevice ? null : new DraftFrame("draft", notice.convId(), notice.text(), notice.deviceId());
       case RECALL -> new RecallFrame("recall", notice.convId(), notice.seq(), Views.Message.of(notice.message()));
-      case MEMBERSHIP -> new MembershipFrame("membership", notice.convId(), ids(notice.added()),
-          ids(notice.removed()), Views.Message.of(notice.message()));
+      case MEMBERSHIP -> membership(notice);
     };
     return Optional.ofNullable(frame).map(PushFrames::json);
+  }
+
+  // A group notice's roles and settings, read from its content (JSON the sequencer wrote).
+  private static MembershipFrame membership(PushNotice notice) {
+    JsonNode content;
+    try {
+      content = Json.MAPPER.readTree(notice.message().content());
+    } catch (JsonProcessingException e) {
+      content = null;
+    }
+    JsonNode roles = content == null ? null : content.get("roles");
+    JsonNode settings = content == null ? null : content.get("settings");
+    return new MembershipFrame("membership", notice.convId(), ids(notice.added()), ids(notice.removed()),
+        Views.Message.of(notice.message()), roles, settings);
   }
 
   static String sync(Views.Synced synced) {

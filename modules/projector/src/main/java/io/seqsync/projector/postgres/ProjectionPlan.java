@@ -1,14 +1,18 @@
 package io.seqsync.projector.postgres;
 
+import io.seqsync.events.model.BlockChanged;
 import io.seqsync.events.model.CommandRejected;
 import io.seqsync.events.model.CursorAdvanced;
 import io.seqsync.events.model.DraftUpdated;
 import io.seqsync.events.model.Event;
+import io.seqsync.events.model.GroupRolesChanged;
+import io.seqsync.events.model.GroupSettingsChanged;
 import io.seqsync.events.model.MembershipChanged;
 import io.seqsync.events.model.Message;
 import io.seqsync.events.model.MessageAppended;
 import io.seqsync.events.model.ReadAdvanced;
 import io.seqsync.events.model.RecallApplied;
+import io.seqsync.events.model.RoleChange;
 import io.seqsync.store.Outcome;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -41,12 +45,16 @@ final class ProjectionPlan {
 
   record Draft(String deviceId, String text, long updatedAt) {}
 
-  /** A conversation's row after the batch; {@code name} and {@code ownerId} null keep the stored ones. */
+  /** A block between two users: blocker and blocked. */
+  record Block(long blockerId, long blockedId) {}
+
+  /** A conversation's row after the batch; {@code name}, {@code ownerId} and {@code membersCanInvite} null keep the stored ones. */
   static final class Conversation {
     long latestSeq;
     long lastActivity;
     String name;
     Long ownerId;
+    Boolean membersCanInvite;
     boolean changed;
 
     Conversation(long latestSeq) {
@@ -60,6 +68,11 @@ final class ProjectionPlan {
   // Deleted before the inserts run: a member removed and re-added in one batch gets the new joined_seq.
   final Set<Member> memberRemovals = new LinkedHashSet<>();
   final Map<Member, Long> memberJoins = new LinkedHashMap<>();
+  // Written after the joins: a member's role column ('admin' or 'member'; the owner is the conversation's owner_id).
+  final Map<Member, String> memberRoles = new LinkedHashMap<>();
+  // The last state of each pair in the batch: true blocked, false unblocked.
+  final Map<Block, Boolean> blocks = new LinkedHashMap<>();
+  final Map<Block, Long> blockTimes = new LinkedHashMap<>();
   final Map<DeviceCursor, Long> cursors = new LinkedHashMap<>();
   final Map<UserPosition, Long> reads = new LinkedHashMap<>();
   final Map<UserPosition, Draft> drafts = new LinkedHashMap<>();
@@ -85,6 +98,12 @@ final class ProjectionPlan {
     if (payload instanceof MembershipChanged change) {
       return change.getNotice();
     }
+    if (payload instanceof GroupRolesChanged roles) {
+      return roles.getNotice();
+    }
+    if (payload instanceof GroupSettingsChanged settings) {
+      return settings.getNotice();
+    }
     return null;
   }
 
@@ -107,6 +126,11 @@ final class ProjectionPlan {
     } else if (payload instanceof DraftUpdated draft) {
       drafts.put(new UserPosition(draft.getUserId(), event.getConvId()),
           new Draft(draft.getDeviceId(), draft.getText(), event.getTime()));
+      outcomes.add(Outcome.applied(event.getCommandId(), event.getConvId(), 0));
+    } else if (payload instanceof BlockChanged block) {
+      Block pair = new Block(block.getUserId(), block.getBlockedId());
+      blocks.put(pair, block.getBlocked());
+      blockTimes.put(pair, event.getTime());
       outcomes.add(Outcome.applied(event.getCommandId(), event.getConvId(), 0));
     } else if (payload instanceof CommandRejected rejected) {
       String detail = rejected.getDetail().isEmpty() ? "" : ": " + rejected.getDetail();
@@ -151,17 +175,32 @@ final class ProjectionPlan {
       String convId = notice.getConvId();
       change.getAdded().forEach(userId -> {
         memberJoins.putIfAbsent(new Member(convId, userId), notice.getSeq());
+        memberRoles.remove(new Member(convId, userId));
         // History starts at the joining notice: nothing before it is unread (as the sequencer's read store says).
         reads.merge(new UserPosition(userId, convId), notice.getSeq(), Math::max);
       });
       change.getRemoved().forEach(userId -> {
         memberJoins.remove(new Member(convId, userId));
+        memberRoles.remove(new Member(convId, userId));
         memberRemovals.add(new Member(convId, userId));
       });
       if (change.getGroupName() != null) {
         conversations.get(convId).name = change.getGroupName();
         conversations.get(convId).ownerId = notice.getSenderId();
       }
+      change.getRoleChanges().forEach(role -> changeRole(convId, role));
+    } else if (payload instanceof GroupRolesChanged roles) {
+      roles.getChanges().forEach(role -> changeRole(notice.getConvId(), role));
+    } else if (payload instanceof GroupSettingsChanged settings) {
+      conversations.get(notice.getConvId()).membersCanInvite = settings.getMembersCanInvite();
     }
+  }
+
+  // The owner is the conversation's owner_id; its member row's role goes back to 'member'.
+  private void changeRole(String convId, RoleChange change) {
+    if ("owner".equals(change.getRole())) {
+      conversations.get(convId).ownerId = change.getUserId();
+    }
+    memberRoles.put(new Member(convId, change.getUserId()), "admin".equals(change.getRole()) ? "admin" : "member");
   }
 }

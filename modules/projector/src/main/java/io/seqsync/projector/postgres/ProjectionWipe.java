@@ -14,7 +14,7 @@ public final class ProjectionWipe {
   /** seqsync's tables, but schema_migrations. */
   public static final List<String> TABLES = List.of("archived_days", "archived_messages", "conversation_members",
       "conversations", "delivery_cases", "device_cursors", "drafts", "message_renders", "messages",
-      "projector_offsets", "read_positions", "seq_anomalies");
+      "projector_offsets", "read_positions", "seq_anomalies", "blocks");
 
   private ProjectionWipe() {}
 

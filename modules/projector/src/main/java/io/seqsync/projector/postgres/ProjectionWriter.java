@@ -81,6 +81,7 @@ public final class ProjectionWriter {
     markRecalled(handle, plan);
     changeMembers(handle, plan);
     updateConversations(handle, plan);
+    changeBlocks(handle, plan);
     recordGaps(handle, plan);
     upsertPositions(handle, plan);
     return new ProjectionResult(plan.outcomes, plan.anomalies);
@@ -235,6 +236,24 @@ public final class ProjectionWriter {
         "insert into conversation_members (conv_id, user_id, joined_seq) values (?, ?, ?) on conflict do nothing");
     plan.memberJoins.forEach((member, joinedSeq) -> joins.add(member.convId(), member.userId(), joinedSeq));
     execute(joins);
+    PreparedBatch roles = handle.prepareBatch("update conversation_members set role = ? where conv_id = ? and user_id = ?");
+    plan.memberRoles.forEach((member, role) -> roles.add(role, member.convId(), member.userId()));
+    execute(roles);
+  }
+
+  private static void changeBlocks(Handle handle, ProjectionPlan plan) {
+    PreparedBatch blocks = handle.prepareBatch("insert into blocks (blocker_id, blocked_id, since) values (?, ?, ?)"
+        + " on conflict (blocker_id, blocked_id) do nothing");
+    PreparedBatch unblocks = handle.prepareBatch("delete from blocks where blocker_id = ? and blocked_id = ?");
+    plan.blocks.forEach((pair, blocked) -> {
+      if (blocked) {
+        blocks.add(pair.blockerId(), pair.blockedId(), plan.blockTimes.get(pair));
+      } else {
+        unblocks.add(pair.blockerId(), pair.blockedId());
+      }
+    });
+    execute(unblocks);
+    execute(blocks);
   }
 
   // One statement over arrays, as for the messages.
@@ -246,14 +265,16 @@ public final class ProjectionWriter {
     }
     handle.createUpdate("update conversations c set latest_seq = v.latest_seq,"
             + " last_activity = greatest(c.last_activity, v.last_activity), name = coalesce(v.name, c.name),"
-            + " owner_id = coalesce(v.owner_id, c.owner_id)"
-            + " from unnest(:convIds, :latestSeqs, :lastActivities, :names, :ownerIds)"
-            + " as v(conv_id, latest_seq, last_activity, name, owner_id) where c.conv_id = v.conv_id")
+            + " owner_id = coalesce(v.owner_id, c.owner_id),"
+            + " members_can_invite = coalesce(v.members_can_invite, c.members_can_invite)"
+            + " from unnest(:convIds, :latestSeqs, :lastActivities, :names, :ownerIds, :invites)"
+            + " as v(conv_id, latest_seq, last_activity, name, owner_id, members_can_invite) where c.conv_id = v.conv_id")
         .bindArray("convIds", String.class, changed.stream().map(Map.Entry::getKey).toArray())
         .bindArray("latestSeqs", Long.class, changed.stream().map(entry -> entry.getValue().latestSeq).toArray())
         .bindArray("lastActivities", Long.class, changed.stream().map(entry -> entry.getValue().lastActivity).toArray())
         .bindArray("names", String.class, changed.stream().map(entry -> entry.getValue().name).toArray())
         .bindArray("ownerIds", Long.class, changed.stream().map(entry -> entry.getValue().ownerId).toArray())
+        .bindArray("invites", Boolean.class, changed.stream().map(entry -> entry.getValue().membersCanInvite).toArray())
         .execute();
   }
 

@@ -43,6 +43,6 @@ class ProjectionWipeTest {
     long migrations = jdbi.withHandle(handle ->
         handle.createQuery("select count(*) from schema_migrations").mapTo(Long.class).one());
     assertThat(others).isEqualTo(1);
-    assertThat(migrations).isEqualTo(5);
+    assertThat(migrations).isEqualTo(6);
   }
 }

@@ -289,7 +289,7 @@ class ProjectionWriterTest {
 
   private static Event membership(String convId, long seq, List<Long> added, List<Long> removed, String groupName) {
     Message notice = message(convId, seq, MessageType.SYSTEM, "{\"event\":\"membership\"}");
-    return event(convId, new MembershipChanged(notice, added, removed, groupName));
+    return event(convId, new MembershipChanged(notice, added, removed, groupName, List.of()));
   }
 
   private static Message message(String convId, long seq, MessageType type, String content) {
