@@ -5,13 +5,16 @@ import org.jdbi.v3.core.Jdbi;
 
 /**
  * Empties the projection before a replay rebuilds it from the topics. Every table seqsync's
- * migrations create is a projection of a topic (the event log is the store of record), so all of
- * them are emptied but the migrations' own; they are named here rather than found in the schema,
- * which may hold other applications' tables too ({@code ProjectionWipeTest} fails when a migration
- * adds a table this list misses). Stateless.
+ * migrations create is a projection of a topic (the event log is the store of record), but the
+ * migrations' own and {@link #KEPT}, so all of those are emptied; they are named here rather than
+ * found in the schema, which may hold other applications' tables too ({@code ProjectionWipeTest}
+ * fails when a migration adds a table neither list names). Stateless.
  */
 public final class ProjectionWipe {
-  /** seqsync's tables, but schema_migrations. */
+  /** seqsync's tables that are not projections: the signed-out devices, which no topic holds. */
+  public static final List<String> KEPT = List.of("revocations");
+
+  /** seqsync's projections: its tables but schema_migrations and {@link #KEPT}. */
   public static final List<String> TABLES = List.of("archived_days", "archived_messages", "conversation_members",
       "conversations", "delivery_cases", "device_cursors", "drafts", "message_renders", "messages",
       "projector_offsets", "read_positions", "seq_anomalies", "blocks");
