@@ -3,6 +3,7 @@ package io.seqsync.app;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.config.Endpoints;
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.RedisEndpoint;
 import io.seqsync.config.InstanceId;
 import io.seqsync.config.SeqsyncConfig;
@@ -84,7 +85,7 @@ public final class SeqsyncApp implements AutoCloseable {
     phases.done("servers");
     // After the servers: an embedded stack's start holds the data directory's lock, so only this instance names itself there.
     SeqsyncConfig config = InstanceId.applied(configured);
-    String kafka = endpoints.kafkaBootstrapServers();
+    KafkaConnection kafka = KafkaConnection.of(config.kafka(), endpoints);
     Topics topics = Topics.from(config.kafka());
     // Nothing else waits for the sequencer's start (Streams' clients, its stores opened, the group
     // joined, the changelogs' tail restored: seconds after a crash, docs/design.md, "Restart"):
@@ -100,7 +101,7 @@ public final class SeqsyncApp implements AutoCloseable {
     own(() -> closeStarted(sequencing));
     Database database = joined(opening);
     phases.done("database");
-    RedisEndpoint redisEndpoint = RedisEndpoint.parse(endpoints.redisUri());
+    RedisEndpoint redisEndpoint = RedisEndpoint.parse(endpoints.redisUri()).trusting(config.redis().truststore());
     UnifiedJedis redis = own(RedisClients.connect(redisEndpoint));
     RedisHealth redisHealth = own(new RedisHealth(redisEndpoint));
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

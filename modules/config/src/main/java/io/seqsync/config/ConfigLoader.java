@@ -66,12 +66,14 @@ public final class ConfigLoader {
             integer("kafka.event-partitions", partitions),
             replicationFactor,
             (short) integer("kafka.min-insync-replicas", SeqsyncConfig.Kafka.majorityOf(replicationFactor)),
-            integer("kafka.embedded-port", 9092)),
+            integer("kafka.embedded-port", 9092),
+            kafkaSecurity()),
         new SeqsyncConfig.Postgres(
             optional("postgres.jdbc-url"), string("postgres.user", "postgres"), string("postgres.password", ""),
             integer("postgres.embedded-port", 15432),
             poolSize),
-        new SeqsyncConfig.Redis(optional("redis.uri"), integer("redis.embedded-port", 16379)),
+        new SeqsyncConfig.Redis(optional("redis.uri"), integer("redis.embedded-port", 16379),
+            keyStore("redis.truststore")),
         new SeqsyncConfig.Sequencer(
             string("sequencer.application-id", "seqsync-sequencer"),
             duration("sequencer.dedup-window", Duration.ofHours(24)),
@@ -106,6 +108,18 @@ public final class ConfigLoader {
         new SeqsyncConfig.Archive(integer("archive.hot-days", 45), duration("archive.interval", Duration.ofHours(1)),
             duration("archive.read-budget", Duration.ofSeconds(3))),
         new SeqsyncConfig.Health(integer("health.projector-lag-threshold", 10_000)));
+  }
+
+  private KafkaSecurity kafkaSecurity() {
+    return new KafkaSecurity(string("kafka.security-protocol", "PLAINTEXT"), keyStore("kafka.ssl-truststore"),
+        keyStore("kafka.ssl-keystore"), optional("kafka.sasl-mechanism").map(mechanism -> new KafkaSecurity.Sasl(
+            mechanism.toUpperCase(Locale.ROOT), string("kafka.sasl-username", ""), string("kafka.sasl-password", ""))));
+  }
+
+  // PREFIX-location, PREFIX-password and PREFIX-type (PKCS12 unless said).
+  private Optional<KeyStoreFile> keyStore(String prefix) {
+    return optional(prefix + "-location").map(location -> new KeyStoreFile(
+        Path.of(location), string(prefix + "-password", ""), string(prefix + "-type", "PKCS12")));
   }
 
   // Only with auth.jwks-url; the issuer and audience are then required (the record says so).
