@@ -14,7 +14,7 @@ import redis.clients.jedis.UnifiedJedis;
 
 /**
  * Debian's redis-server on a TLS port only ({@code --port 0}), run as a child process: the default
- * user is off, {@link #USER} (password {@link #PASSWORD}) may run every command on every key and channel.
+ * user is off, {@link #USER} (password {@link #PASSWORD}) has the ACL docs/operations.md gives the app.
  */
 public final class TlsRedis implements AutoCloseable {
   public static final String USER = "seqsync-app";
@@ -36,8 +36,11 @@ public final class TlsRedis implements AutoCloseable {
         "--bind", "127.0.0.1", "--tls-cert-file", certificates.serverCertPem().toString(),
         "--tls-key-file", certificates.serverKeyPem().toString(), "--tls-ca-cert-file", certificates.caPem().toString(),
         "--tls-auth-clients", "no", "--save", "", "--appendonly", "no", "--dir", dir.toString(),
-        // One argument per word: redis-server quotes an argument with a space as one.
-        "--user", "default", "off", "--user", USER, "on", ">" + PASSWORD, "~*", "&*", "+@all");
+        // One argument per word: redis-server quotes an argument with a space as one. The app's user
+        // has the rights docs/operations.md ("Credentials and TLS") gives it, and no more.
+        "--user", "default", "off", "--user", USER, "on", ">" + PASSWORD, "resetkeys", "~ss:*", "resetchannels",
+        "&seqsync:push", "-@all", "+@read", "+@write", "+@scripting", "+@pubsub", "+@connection", "+info",
+        "+cluster|info", "+cluster|nodes");
     Process process;
     try {
       process = new ProcessBuilder(command).redirectErrorStream(true)

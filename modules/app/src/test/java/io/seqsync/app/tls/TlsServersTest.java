@@ -75,8 +75,8 @@ class TlsServersTest {
   void redisOverTlsTakesTheAclUserFromTheUriAndTheConfiguredTruststore() {
     try (UnifiedJedis client = RedisClients.connect(endpoint(redis.settings(certificates.truststore(), TlsRedis.USER,
         TlsRedis.PASSWORD)))) {
-      client.set("tls-test", "ok");
-      assertThat(client.get("tls-test")).isEqualTo("ok");
+      client.set("ss:tls-test", "ok");
+      assertThat(client.get("ss:tls-test")).isEqualTo("ok");
     }
     assertThatThrownBy(() -> ping(redis.settings(certificates.truststore(), TlsRedis.USER, "wrong")))
         .hasMessageContaining("WRONGPASS");
