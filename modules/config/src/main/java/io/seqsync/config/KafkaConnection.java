@@ -7,7 +7,7 @@ import java.util.Properties;
 /**
  * Where a Kafka client connects and how: the bootstrap servers and the security settings
  * ({@link KafkaSecurity#clientSettings}) every client of this process uses. {@link #toString} names the
- * servers and the protocol, never a password. Immutable.
+ * servers and any protocol but PLAINTEXT, never a password. Immutable.
  */
 public record KafkaConnection(String bootstrapServers, Map<String, String> clientSettings) {
   private static final String BOOTSTRAP = "bootstrap.servers";
@@ -49,6 +49,7 @@ public record KafkaConnection(String bootstrapServers, Map<String, String> clien
 
   @Override
   public String toString() {
-    return bootstrapServers + " (" + clientSettings.getOrDefault("security.protocol", "PLAINTEXT") + ")";
+    String protocol = clientSettings.get("security.protocol");
+    return protocol == null ? bootstrapServers : bootstrapServers + " (" + protocol + ")";
   }
 }
