@@ -44,7 +44,8 @@ class TlsEndToEndTest {
         TlsKafka.PASSWORD));
     settings.putAll(redis.settings(certificates.truststore(), TlsRedis.USER, TlsRedis.PASSWORD));
     settings.put("postgres.jdbc-url", postgres.jdbcUrl("localhost", "sslmode=verify-full&sslrootcert=" + certificates.caPem()));
-    settings.put("postgres.user", "postgres");
+    settings.put("postgres.user", TlsPostgres.USER);
+    settings.put("postgres.password", TlsPostgres.PASSWORD);
     settings.put("auth.secret", "a test secret of at least thirty-two bytes");
     app = SeqsyncApp.start(EndToEnd.config(dir.resolve("app"), settings));
   }

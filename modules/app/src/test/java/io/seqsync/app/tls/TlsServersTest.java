@@ -94,17 +94,18 @@ class TlsServersTest {
   @Test
   void postgresTakesSslmodeAndSslrootcertFromTheJdbcUrl() throws Exception {
     String verified = postgres.jdbcUrl("localhost", "sslmode=verify-full&sslrootcert=" + certificates.caPem());
-    try (Connection connection = DriverManager.getConnection(verified, "postgres", "");
+    try (Connection connection = DriverManager.getConnection(verified, TlsPostgres.USER, TlsPostgres.PASSWORD);
         ResultSet ssl = connection.createStatement().executeQuery(
             "select ssl from pg_stat_ssl where pid = pg_backend_pid()")) {
       assertThat(ssl.next()).isTrue();
       assertThat(ssl.getBoolean(1)).isTrue();
     }
-    assertThatThrownBy(() -> DriverManager.getConnection(postgres.jdbcUrl("localhost", "sslmode=disable"), "postgres", ""))
-        .hasMessageContaining("no encryption");
-    assertThatThrownBy(() -> DriverManager.getConnection(
-        postgres.jdbcUrl("localhost", "sslmode=verify-full&sslrootcert=" + certificates.otherCaPem()), "postgres", ""))
-        .hasMessageContaining("SSL");
+    assertThatThrownBy(() -> DriverManager.getConnection(postgres.jdbcUrl("localhost", "sslmode=disable"),
+        TlsPostgres.USER, TlsPostgres.PASSWORD)).hasMessageContaining("no encryption");
+    assertThatThrownBy(() -> DriverManager.getConnection(postgres.jdbcUrl("localhost", "sslmode=verify-full&sslrootcert="
+        + certificates.otherCaPem()), TlsPostgres.USER, TlsPostgres.PASSWORD)).hasMessageContaining("SSL");
+    assertThatThrownBy(() -> DriverManager.getConnection(verified, TlsPostgres.USER, "wrong"))
+        .hasMessageContaining("password authentication failed");
   }
 
   private KafkaConnection sasl(String user, String password) {
