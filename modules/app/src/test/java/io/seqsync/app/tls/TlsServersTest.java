@@ -10,6 +10,7 @@ import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.TopicAdmin;
 import io.seqsync.events.Topics;
 import io.seqsync.redis.RedisClients;
+import io.seqsync.redis.RedisHealth;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -89,6 +90,23 @@ class TlsServersTest {
     assertThatThrownBy(() -> ping(Map.of("redis.uri", otherName, "redis.truststore-location",
         certificates.truststore().toString(), "redis.truststore-password", TestCertificates.PASSWORD)))
         .isInstanceOf(RuntimeException.class);
+  }
+
+  @Test
+  void aRedisClusterOverTlsIsReachedThroughEveryNodeWithTheSameLogin() {
+    try (TlsRedis cluster = TlsRedis.startCluster(dir.resolve("redis-cluster"), certificates, 3);
+        UnifiedJedis client = RedisClients.connect(endpoint(cluster.settings(certificates.truststore(), TlsRedis.USER,
+            TlsRedis.PASSWORD)));
+        RedisHealth health = new RedisHealth(endpoint(cluster.settings(certificates.truststore(), TlsRedis.USER,
+            TlsRedis.PASSWORD)))) {
+      for (int i = 0; i < 30; i++) { // keys in every master's slots
+        client.set("ss:cluster-test-" + i, String.valueOf(i));
+      }
+      for (int i = 0; i < 30; i++) {
+        assertThat(client.get("ss:cluster-test-" + i)).isEqualTo(String.valueOf(i));
+      }
+      assertThat(health.available()).isTrue();
+    }
   }
 
   @Test
