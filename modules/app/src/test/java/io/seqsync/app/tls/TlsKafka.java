@@ -8,8 +8,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import kafka.server.KafkaConfig;
@@ -23,7 +25,8 @@ import org.apache.kafka.common.utils.Time;
 
 /**
  * A KRaft node in this JVM that speaks TLS only: clients connect to an SSL listener (no client
- * authentication) or to a SASL_SSL listener that signs users in with SCRAM-SHA-512; the controller
+ * authentication), to an SSL listener that requires a client certificate (mutual TLS), or to a
+ * SASL_SSL listener that signs users in with SCRAM-SHA-512; the controller
  * quorum and the broker's own connections use TLS too. {@link #USER} is created on the SASL_SSL
  * listener with {@link #PASSWORD}.
  */
@@ -34,23 +37,27 @@ public final class TlsKafka implements AutoCloseable {
   private final KafkaRaftServer server;
   private final String sslAddress;
   private final String saslAddress;
+  private final String mutualAddress;
 
-  private TlsKafka(KafkaRaftServer server, String sslAddress, String saslAddress) {
+  private TlsKafka(KafkaRaftServer server, String sslAddress, String saslAddress, String mutualAddress) {
     this.server = server;
     this.sslAddress = sslAddress;
     this.saslAddress = saslAddress;
+    this.mutualAddress = mutualAddress;
   }
 
   /** Starts the node with its log in {@code dir}, its certificate from {@code certificates}. */
   public static TlsKafka start(Path dir, TestCertificates certificates) {
     String ssl = "127.0.0.1:" + freePort();
     String sasl = "127.0.0.1:" + freePort();
+    String mutual = "127.0.0.1:" + freePort();
     String controller = "127.0.0.1:" + freePort();
     Properties config = KafkaNodeConfig.combined(1, "1@" + controller, 1, dir.toAbsolutePath(), ssl, controller);
     config.putAll(Map.of(
-        "listeners", "SSL://" + ssl + ",SASL_SSL://" + sasl + ",CONTROLLER://" + controller,
-        "advertised.listeners", "SSL://" + ssl + ",SASL_SSL://" + sasl,
-        "listener.security.protocol.map", "SSL:SSL,SASL_SSL:SASL_SSL,CONTROLLER:SSL",
+        "listeners", "SSL://" + ssl + ",SASL_SSL://" + sasl + ",MUTUAL://" + mutual + ",CONTROLLER://" + controller,
+        "advertised.listeners", "SSL://" + ssl + ",SASL_SSL://" + sasl + ",MUTUAL://" + mutual,
+        "listener.security.protocol.map", "SSL:SSL,SASL_SSL:SASL_SSL,MUTUAL:SSL,CONTROLLER:SSL",
+        "listener.name.mutual.ssl.client.auth", "required",
         "inter.broker.listener.name", "SSL",
         "sasl.enabled.mechanisms", "SCRAM-SHA-512",
         "listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config",
@@ -64,7 +71,7 @@ public final class TlsKafka implements AutoCloseable {
         "ssl.truststore.type", "PKCS12"));
     EmbeddedKafka.format(config, Uuid.randomUuid().toString());
     KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(config), Time.SYSTEM);
-    TlsKafka kafka = new TlsKafka(server, ssl, sasl);
+    TlsKafka kafka = new TlsKafka(server, ssl, sasl, mutual);
     try {
       server.startup();
       kafka.addUser(certificates);
@@ -107,6 +114,17 @@ public final class TlsKafka implements AutoCloseable {
   public Map<String, String> sslSettings(Path truststore) {
     return Map.of("kafka.bootstrap-servers", sslAddress, "kafka.security-protocol", "SSL",
         "kafka.ssl-truststore-location", truststore.toString(), "kafka.ssl-truststore-password", TestCertificates.PASSWORD);
+  }
+
+  /** seqsync's settings for the listener that requires a client certificate, with {@code keystore}'s if given. */
+  public Map<String, String> mutualSettings(Path truststore, Optional<Path> keystore) {
+    Map<String, String> settings = new HashMap<>(sslSettings(truststore));
+    settings.put("kafka.bootstrap-servers", mutualAddress);
+    keystore.ifPresent(store -> {
+      settings.put("kafka.ssl-keystore-location", store.toString());
+      settings.put("kafka.ssl-keystore-password", TestCertificates.PASSWORD);
+    });
+    return settings;
   }
 
   /** seqsync's settings for the SASL_SSL listener as {@code user} with {@code password}, trusting {@code truststore}. */

@@ -17,6 +17,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
@@ -63,6 +64,15 @@ class TlsServersTest {
         .contains(topics.commands().name()); // created by the first call
     assertThat(reaches(kafka.sslClient(certificates.otherTruststore()))).isInstanceOf(SslAuthenticationException.class);
     assertThat(reaches(KafkaConnection.plain(kafka.sslAddress()))).isNotNull();
+  }
+
+  @Test
+  void kafkaWithMutualTlsPresentsTheConfiguredKeystore() {
+    // The test's server certificate doubles as the client's: the broker checks it against the same CA.
+    assertThat(reaches(configured(kafka.mutualSettings(certificates.truststore(),
+        Optional.of(certificates.serverKeystore()))))).isNull();
+    assertThat(reaches(configured(kafka.mutualSettings(certificates.truststore(), Optional.empty()))))
+        .isInstanceOf(SslAuthenticationException.class);
   }
 
   @Test
@@ -127,8 +137,13 @@ class TlsServersTest {
   }
 
   private KafkaConnection sasl(String user, String password) {
-    return KafkaConnection.configured(ConfigLoader.of(kafka.saslSettings(certificates.truststore(), user, password))
-        .kafka(), kafka.saslAddress());
+    return configured(kafka.saslSettings(certificates.truststore(), user, password));
+  }
+
+  // The Kafka connection seqsync makes of these settings.
+  private static KafkaConnection configured(Map<String, String> settings) {
+    SeqsyncConfig.Kafka config = ConfigLoader.of(settings).kafka();
+    return KafkaConnection.configured(config, config.bootstrapServers().orElseThrow());
   }
 
   // Null when an admin client reaches the broker through {@code connection}, else why not.
