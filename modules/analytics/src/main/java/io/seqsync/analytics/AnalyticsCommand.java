@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.seqsync.config.CommandLineOptions;
 import io.seqsync.config.Durations;
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
 import java.io.PrintStream;
@@ -55,7 +56,7 @@ public final class AnalyticsCommand {
       return 2;
     }
     try {
-      out.println(report(bootstrapServers(config), Topics.from(config.kafka()), since, period));
+      out.println(report(kafka(config), Topics.from(config.kafka()), since, period));
       return 0;
     } catch (IllegalStateException e) {
       err.println("analytics failed: " + e.getMessage());
@@ -63,13 +64,13 @@ public final class AnalyticsCommand {
     }
   }
 
-  /** The report of the event log at {@code bootstrapServers}, as pretty-printed JSON. */
-  static String report(String bootstrapServers, Topics topics, Optional<Instant> since, TrafficReport.Period period) {
+  /** The report of the event log at {@code kafka}, as pretty-printed JSON. */
+  static String report(KafkaConnection kafka, Topics topics, Optional<Instant> since, TrafficReport.Period period) {
     TrafficReport report = new TrafficReport(period, since.orElse(Instant.EPOCH));
-    TopicScan.Result scan = TopicScan.read(bootstrapServers, topics.events(), since.map(start -> start.minus(SINCE_MARGIN)),
+    TopicScan.Result scan = TopicScan.read(kafka, topics.events(), since.map(start -> start.minus(SINCE_MARGIN)),
         report::add);
     Map<String, Object> document = new LinkedHashMap<>();
-    document.put("bootstrapServers", bootstrapServers);
+    document.put("bootstrapServers", kafka.bootstrapServers());
     document.put("topic", topics.events().name());
     document.put("since", since.map(Instant::toString).orElse(null));
     document.put("period", period.name().toLowerCase(Locale.ROOT));
@@ -89,13 +90,14 @@ public final class AnalyticsCommand {
    * The configured brokers, or the embedded broker of a backend running with this configuration:
    * a second process may not start its own on the same data directory.
    */
-  static String bootstrapServers(SeqsyncConfig config) {
-    return config.kafka().bootstrapServers().orElseGet(() -> {
+  static KafkaConnection kafka(SeqsyncConfig config) {
+    return config.kafka().bootstrapServers().map(servers -> KafkaConnection.configured(config.kafka(), servers))
+        .orElseGet(() -> {
       if (config.kafka().embeddedPort() == 0) {
         throw new IllegalStateException("kafka.embedded-port is 0 (any free port): set SEQSYNC_KAFKA_BOOTSTRAP_SERVERS"
             + " to the address the running seqsync logged at start");
       }
-      return "127.0.0.1:" + config.kafka().embeddedPort();
+      return KafkaConnection.plain("127.0.0.1:" + config.kafka().embeddedPort());
     });
   }
 

@@ -1,5 +1,6 @@
 package io.seqsync.analytics;
 
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.events.Topic;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,11 +41,11 @@ public final class TopicScan {
    * of them when empty) up to the end noted at the start to {@code handler}, partition by
    * partition in each partition's order. A record that does not decode is counted, not handed on.
    *
-   * @throws IllegalStateException when no broker answers at {@code bootstrapServers} or the topic does not exist
+   * @throws IllegalStateException when no broker answers at {@code kafka} or the topic does not exist
    */
-  public static <V> Result read(String bootstrapServers, Topic<?, V> topic, Optional<Instant> since, Consumer<V> handler) {
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties(bootstrapServers))) {
-      List<TopicPartition> partitions = partitions(consumer, bootstrapServers, topic.name());
+  public static <V> Result read(KafkaConnection kafka, Topic<?, V> topic, Optional<Instant> since, Consumer<V> handler) {
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties(kafka))) {
+      List<TopicPartition> partitions = partitions(consumer, kafka, topic.name());
       consumer.assign(partitions);
       Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
       seekToStart(consumer, partitions, since);
@@ -75,20 +76,19 @@ public final class TopicScan {
           lastProgress = System.nanoTime();
         } else if (System.nanoTime() - lastProgress > STALL_LIMIT.toNanos()) {
           throw new IllegalStateException("no progress reading " + topic.name() + " for " + STALL_LIMIT.toMinutes()
-              + " minutes at " + bootstrapServers);
+              + " minutes at " + kafka);
         }
       }
       Map<Integer, Long> endOffsets = new HashMap<>();
       ends.forEach((partition, end) -> endOffsets.put(partition.partition(), end));
       return new Result(records, undecodable, Map.copyOf(endOffsets));
     } catch (TimeoutException e) {
-      throw new IllegalStateException("no Kafka broker answers at " + bootstrapServers, e);
+      throw new IllegalStateException("no Kafka broker answers at " + kafka, e);
     }
   }
 
-  private static Properties properties(String bootstrapServers) {
-    Properties properties = new Properties();
-    properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+  private static Properties properties(KafkaConnection kafka) {
+    Properties properties = kafka.properties();
     properties.put(ConsumerConfig.CLIENT_ID_CONFIG, "seqsync-analytics");
     properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -100,10 +100,10 @@ public final class TopicScan {
   }
 
   // listTopics, not partitionsFor: asking for a missing topic's partitions may create it.
-  private static List<TopicPartition> partitions(KafkaConsumer<?, ?> consumer, String bootstrapServers, String topic) {
+  private static List<TopicPartition> partitions(KafkaConsumer<?, ?> consumer, KafkaConnection kafka, String topic) {
     List<PartitionInfo> infos = consumer.listTopics().get(topic);
     if (infos == null || infos.isEmpty()) {
-      throw new IllegalStateException("no topic " + topic + " at " + bootstrapServers);
+      throw new IllegalStateException("no topic " + topic + " at " + kafka);
     }
     return infos.stream().map(info -> new TopicPartition(topic, info.partition())).toList();
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.SeqsyncConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -44,12 +45,15 @@ class AnalyticsCommandTest {
 
   @Test
   void readsTheConfiguredBrokersElseTheRunningBackendsEmbeddedOne() {
-    assertThat(AnalyticsCommand.bootstrapServers(ConfigLoader.of(Map.of("kafka.bootstrap-servers", "kafka-1:9092"))))
-        .isEqualTo("kafka-1:9092");
-    assertThat(AnalyticsCommand.bootstrapServers(ConfigLoader.of(Map.of()))).isEqualTo("127.0.0.1:9092");
-    assertThat(AnalyticsCommand.bootstrapServers(ConfigLoader.of(Map.of("kafka.embedded-port", "9192"))))
-        .isEqualTo("127.0.0.1:9192");
-    assertThatThrownBy(() -> AnalyticsCommand.bootstrapServers(ConfigLoader.of(Map.of("kafka.embedded-port", "0"))))
+    assertThat(AnalyticsCommand.kafka(ConfigLoader.of(Map.of("kafka.bootstrap-servers", "kafka-1:9092"))))
+        .isEqualTo(KafkaConnection.plain("kafka-1:9092"));
+    assertThat(AnalyticsCommand.kafka(ConfigLoader.of(Map.of()))).isEqualTo(KafkaConnection.plain("127.0.0.1:9092"));
+    assertThat(AnalyticsCommand.kafka(ConfigLoader.of(Map.of("kafka.embedded-port", "9192"))))
+        .isEqualTo(KafkaConnection.plain("127.0.0.1:9192"));
+    // The configured brokers' TLS and login apply to the report's consumer too.
+    assertThat(AnalyticsCommand.kafka(ConfigLoader.of(Map.of("kafka.bootstrap-servers", "kafka-1:9093",
+        "kafka.security-protocol", "SSL"))).clientSettings()).containsEntry("security.protocol", "SSL");
+    assertThatThrownBy(() -> AnalyticsCommand.kafka(ConfigLoader.of(Map.of("kafka.embedded-port", "0"))))
         .hasMessageContaining("SEQSYNC_KAFKA_BOOTSTRAP_SERVERS");
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.events.EventSerdes;
 import io.seqsync.events.TopicAdmin;
 import io.seqsync.events.Topics;
@@ -67,7 +68,7 @@ class TopicScanTest {
     }
 
     List<Event> seen = new ArrayList<>();
-    TopicScan.Result result = TopicScan.read(kafka.bootstrapServers(), topics.events(), Optional.empty(), seen::add);
+    TopicScan.Result result = TopicScan.read(KafkaConnection.plain(kafka.bootstrapServers()), topics.events(), Optional.empty(), seen::add);
 
     assertThat(seen).containsExactlyInAnyOrderElementsOf(committed);
     assertThat(result.records()).isEqualTo(6);
@@ -89,11 +90,11 @@ class TopicScanTest {
       }
     }
     List<Event> seen = new ArrayList<>();
-    TopicScan.read(kafka.bootstrapServers(), topics.events(), Optional.of(now.minus(Duration.ofHours(1))), seen::add);
+    TopicScan.read(KafkaConnection.plain(kafka.bootstrapServers()), topics.events(), Optional.of(now.minus(Duration.ofHours(1))), seen::add);
     assertThat(seen).extracting(Event::getConvId).containsExactlyInAnyOrder("d:5:9", "d:6:9");
 
     seen.clear();
-    TopicScan.read(kafka.bootstrapServers(), topics.events(), Optional.of(now.plusSeconds(3600)), seen::add);
+    TopicScan.read(KafkaConnection.plain(kafka.bootstrapServers()), topics.events(), Optional.of(now.plusSeconds(3600)), seen::add);
     assertThat(seen).isEmpty();
   }
 
@@ -112,7 +113,7 @@ class TopicScanTest {
       }
       awaitAcknowledged(sends);
       List<Event> seen = new ArrayList<>();
-      TopicScan.Result result = TopicScan.read(kafka.bootstrapServers(), topics.events(), Optional.empty(), event -> {
+      TopicScan.Result result = TopicScan.read(KafkaConnection.plain(kafka.bootstrapServers()), topics.events(), Optional.empty(), event -> {
         seen.add(event);
         if (seen.size() == 1) { // the log grows while it is read
           List<Future<RecordMetadata>> more = new ArrayList<>();
@@ -136,7 +137,7 @@ class TopicScanTest {
   @Test
   void aMissingTopicIsSaidSo() {
     Topics topics = Topics.from(ConfigLoader.of(Map.of("kafka.topic-prefix", "absent.")).kafka());
-    assertThatThrownBy(() -> TopicScan.read(kafka.bootstrapServers(), topics.events(), Optional.empty(), event -> { }))
+    assertThatThrownBy(() -> TopicScan.read(KafkaConnection.plain(kafka.bootstrapServers()), topics.events(), Optional.empty(), event -> { }))
         .isInstanceOf(IllegalStateException.class).hasMessage("no topic absent.events at " + kafka.bootstrapServers());
   }
 
@@ -153,7 +154,7 @@ class TopicScanTest {
 
   private static Topics topics(String prefix) {
     Topics topics = Topics.from(ConfigLoader.of(Map.of("kafka.topic-prefix", prefix, "kafka.partitions", "3")).kafka());
-    TopicAdmin.ensure(kafka.bootstrapServers(), topics, (short) 1);
+    TopicAdmin.ensure(KafkaConnection.plain(kafka.bootstrapServers()), topics, (short) 1);
     return topics;
   }
 

@@ -1,5 +1,6 @@
 package io.seqsync.app;
 
+import io.seqsync.config.KafkaConnection;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -32,10 +33,9 @@ final class ConsumerGroups implements AutoCloseable {
 
   private final Admin admin;
 
-  ConsumerGroups(String bootstrapServers) {
-    this.admin = Admin.create(Map.of(
-        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-        AdminClientConfig.CLIENT_ID_CONFIG, "seqsync-health"));
+  ConsumerGroups(KafkaConnection kafka) {
+    this.admin = Admin.create(kafka.with(Map.of(
+        AdminClientConfig.CLIENT_ID_CONFIG, "seqsync-health")));
   }
 
   /** The group {@code groupId} now: Stable is fine; rebalancing, empty, dead or unknown is a problem. */

@@ -1,5 +1,6 @@
 package io.seqsync.app;
 
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
 import io.seqsync.ingress.health.HealthProbe;
@@ -22,10 +23,10 @@ final class HealthProbes implements AutoCloseable {
   private final ProjectionLag lag;
   private final List<HealthProbe> probes;
 
-  HealthProbes(SeqsyncConfig config, String bootstrapServers, Topics topics, RedisHealth redis,
+  HealthProbes(SeqsyncConfig config, KafkaConnection kafka, Topics topics, RedisHealth redis,
       CompletableFuture<SequencerService> sequencer, Projector projector, DeliveryProjector delivery, Database database) {
-    this.groups = new ConsumerGroups(bootstrapServers);
-    this.lag = new ProjectionLag(bootstrapServers, topics.events().name(), database.jdbi());
+    this.groups = new ConsumerGroups(kafka);
+    this.lag = new ProjectionLag(kafka, topics.events().name(), database.jdbi());
     this.probes = List.of(new RedisProbe(redis),
         new SequencerProbe(sequencer, config.sequencer().applicationId(), groups),
         new ProjectorProbe("eventProjector", config.projector().groupId(), projector::assignedPartitions,

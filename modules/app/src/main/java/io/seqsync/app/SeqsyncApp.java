@@ -3,6 +3,7 @@ package io.seqsync.app;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.config.Endpoints;
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.RedisEndpoint;
 import io.seqsync.config.InstanceId;
 import io.seqsync.config.SeqsyncConfig;
@@ -88,7 +89,7 @@ public final class SeqsyncApp implements AutoCloseable {
     phases.done("servers");
     // After the servers: an embedded stack's start holds the data directory's lock, so only this instance names itself there.
     SeqsyncConfig config = InstanceId.applied(configured);
-    String kafka = endpoints.kafkaBootstrapServers();
+    KafkaConnection kafka = KafkaConnection.of(config.kafka(), endpoints);
     Topics topics = Topics.from(config.kafka());
     // Nothing else waits for the sequencer's start (Streams' clients, its stores opened, the group
     // joined, the changelogs' tail restored: seconds after a crash, docs/design.md, "Restart"):
@@ -108,7 +109,7 @@ public final class SeqsyncApp implements AutoCloseable {
     Database requests = own(Database.openRequests(endpoints.postgresJdbcUrl(), endpoints.postgresUser(),
         endpoints.postgresPassword(), config.postgres().poolSize(), config.postgres().statementTimeout()));
     phases.done("database");
-    RedisEndpoint redisEndpoint = RedisEndpoint.parse(endpoints.redisUri());
+    RedisEndpoint redisEndpoint = RedisEndpoint.parse(endpoints.redisUri()).trusting(config.redis().truststore());
     UnifiedJedis redis = own(RedisClients.connect(redisEndpoint));
     RedisHealth redisHealth = own(new RedisHealth(redisEndpoint));
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

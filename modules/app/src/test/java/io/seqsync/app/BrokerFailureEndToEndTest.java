@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.analytics.TopicScan;
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
 import io.seqsync.events.model.Message;
@@ -222,7 +223,7 @@ class BrokerFailureEndToEndTest {
   // Every message of the event log, read_committed, by conversation in log order.
   private static Map<String, List<Message>> eventLog(String bootstrapServers, Topics topics) {
     Map<String, List<Message>> log = new HashMap<>();
-    TopicScan.read(bootstrapServers, topics.events(), Optional.empty(), event -> {
+    TopicScan.read(KafkaConnection.plain(bootstrapServers), topics.events(), Optional.empty(), event -> {
       if (event.getPayload() instanceof MessageAppended appended) {
         log.computeIfAbsent(appended.getMessage().getConvId(), conv -> new ArrayList<>()).add(appended.getMessage());
       }

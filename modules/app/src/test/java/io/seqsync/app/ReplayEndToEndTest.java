@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.projector.replay.ProjectionReplay;
 import io.seqsync.store.Database;
 import java.net.URI;
@@ -74,7 +75,7 @@ class ReplayEndToEndTest {
 
       try (Database database = database(app); JedisPooled redis = new JedisPooled(URI.create(app.stack().redisUri()))) {
         ProjectionReplay whileRunning =
-            new ProjectionReplay(app.stack().kafkaBootstrapServers(), EndToEnd.config(dir), database, redis);
+            new ProjectionReplay(KafkaConnection.plain(app.stack().kafkaBootstrapServers()), EndToEnd.config(dir), database, redis);
         assertThatThrownBy(whileRunning::replay).isInstanceOf(ProjectionReplay.Refused.class)
             .hasMessageContaining("seqsync-projector");
         tablesBefore = tables(database);

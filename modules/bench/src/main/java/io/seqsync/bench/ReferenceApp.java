@@ -1,5 +1,6 @@
 package io.seqsync.bench;
 
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.sequencer.SequencerService;
 import java.time.Duration;
@@ -24,7 +25,7 @@ final class ReferenceApp implements BenchmarkRunner.RunningApp {
 
   /** The sequencer's own Streams configuration for {@code config}, with the state under dataDir/reference-streams. */
   static Properties properties(String bootstrapServers, SeqsyncConfig config) {
-    Properties props = SequencerService.streamsProperties(bootstrapServers, config);
+    Properties props = SequencerService.streamsProperties(KafkaConnection.plain(bootstrapServers), config);
     props.put(StreamsConfig.STATE_DIR_CONFIG, config.dataDir().resolve("reference-streams").toString());
     return props;
   }

@@ -1,6 +1,7 @@
 package io.seqsync.bench;
 
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.TopicAdmin;
 import io.seqsync.events.Topics;
@@ -167,7 +168,7 @@ public final class SequencerBenchmark {
   private DataSet dataSet() {
     SeqsyncConfig config = config("unused");
     Topics topics = Topics.from(config.kafka());
-    TopicAdmin.ensure(runner.bootstrapServers(), topics, config.kafka().replicationFactor());
+    TopicAdmin.ensure(KafkaConnection.plain(runner.bootstrapServers()), topics, config.kafka().replicationFactor());
     Map<App, String> outputs = new EnumMap<>(App.class);
     for (App app : App.values()) {
       outputs.put(app, app == App.SEQUENCER ? topics.events().name() : TOPIC_PREFIX + "bench." + app.label);
@@ -202,7 +203,7 @@ public final class SequencerBenchmark {
       case PASSTHROUGH -> ReferenceApp.start(runner.bootstrapServers(), config, ReferenceTopologies.bytes(input, output));
       case AVRO -> ReferenceApp.start(runner.bootstrapServers(), config, ReferenceTopologies.avro(input, output));
       case COUNTER -> ReferenceApp.start(runner.bootstrapServers(), config, ReferenceTopologies.counter(input, output));
-      case SEQUENCER -> new SequencerApp(SequencerService.start(runner.bootstrapServers(), config));
+      case SEQUENCER -> new SequencerApp(SequencerService.start(KafkaConnection.plain(runner.bootstrapServers()), config));
     });
 
     // Only what was committed when the run was declared done counts.

@@ -66,13 +66,15 @@ public final class ConfigLoader {
             integer("kafka.event-partitions", partitions),
             replicationFactor,
             (short) integer("kafka.min-insync-replicas", SeqsyncConfig.Kafka.majorityOf(replicationFactor)),
-            integer("kafka.embedded-port", 9092)),
+            integer("kafka.embedded-port", 9092),
+            kafkaSecurity()),
         new SeqsyncConfig.Postgres(
             optional("postgres.jdbc-url"), string("postgres.user", "postgres"), string("postgres.password", ""),
             integer("postgres.embedded-port", 15432),
             poolSize, integer("postgres.background-pool-size", 4),
             duration("postgres.statement-timeout", Duration.ofSeconds(5))),
-        new SeqsyncConfig.Redis(optional("redis.uri"), integer("redis.embedded-port", 16379)),
+        new SeqsyncConfig.Redis(optional("redis.uri"), integer("redis.embedded-port", 16379),
+            keyStore("redis.truststore")),
         new SeqsyncConfig.Sequencer(
             string("sequencer.application-id", "seqsync-sequencer"),
             duration("sequencer.dedup-window", Duration.ofHours(24)),
@@ -134,6 +136,18 @@ public final class ConfigLoader {
     } catch (NumberFormatException e) {
       throw new ConfigException(name + " must be a number, got '" + value.get() + "'");
     }
+  }
+
+  private KafkaSecurity kafkaSecurity() {
+    return new KafkaSecurity(string("kafka.security-protocol", "PLAINTEXT"), keyStore("kafka.ssl-truststore"),
+        keyStore("kafka.ssl-keystore"), optional("kafka.sasl-mechanism").map(mechanism -> new KafkaSecurity.Sasl(
+            mechanism.toUpperCase(Locale.ROOT), string("kafka.sasl-username", ""), string("kafka.sasl-password", ""))));
+  }
+
+  // PREFIX-location, PREFIX-password and PREFIX-type (PKCS12 unless said).
+  private Optional<KeyStoreFile> keyStore(String prefix) {
+    return optional(prefix + "-location").map(location -> new KeyStoreFile(
+        Path.of(location), string(prefix + "-password", ""), string(prefix + "-type", "PKCS12")));
   }
 
   // Only with auth.jwks-url; the issuer and audience are then required (the record says so).

@@ -45,7 +45,8 @@ public record SeqsyncConfig(
    * {@code minInsyncReplicas} apply to every topic seqsync creates, its own and Kafka Streams'
    * internal ones (changelogs, repartition): a write with {@code acks=all} (commands, the
    * sequencer's transactions) is acknowledged once that many replicas hold it, and refused while
-   * fewer are in sync.
+   * fewer are in sync. {@code security}: TLS and authentication to a configured Kafka (an embedded
+   * broker is always plain).
    */
   public record Kafka(
       Optional<String> bootstrapServers,
@@ -54,7 +55,8 @@ public record SeqsyncConfig(
       int eventPartitions,
       short replicationFactor,
       short minInsyncReplicas,
-      int embeddedPort) {
+      int embeddedPort,
+      KafkaSecurity security) {
     public Kafka {
       require(commandPartitions > 0 && commandPartitions <= 1024, "kafka.command-partitions must be 1..1024");
       require(eventPartitions == commandPartitions,
@@ -92,8 +94,9 @@ public record SeqsyncConfig(
   /**
    * Redis: {@code uri} empty means an embedded redis-server under {@code dataDir/redis} on
    * {@code embeddedPort}; else one server or a Redis Cluster ({@link RedisEndpoint} has the syntax).
+   * {@code truststore}: the CAs a {@code rediss://} server's certificate is checked against, when not the JVM's.
    */
-  public record Redis(Optional<String> uri, int embeddedPort) {
+  public record Redis(Optional<String> uri, int embeddedPort, Optional<KeyStoreFile> truststore) {
     public Redis {
       uri.ifPresent(RedisEndpoint::parse); // refused at start, not at the first connection
     }

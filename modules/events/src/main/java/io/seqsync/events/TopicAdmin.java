@@ -1,5 +1,6 @@
 package io.seqsync.events;
 
+import io.seqsync.config.KafkaConnection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,7 +11,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -30,9 +30,8 @@ public final class TopicAdmin {
    * repartitioning would move conversations between partitions and break their order. Returns the
    * names of the topics the cluster held before.
    */
-  public static Set<String> ensure(String bootstrapServers, Topics topics, short replicationFactor) {
-    Properties props = new Properties();
-    props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+  public static Set<String> ensure(KafkaConnection kafka, Topics topics, short replicationFactor) {
+    Properties props = kafka.properties();
     try (Admin admin = Admin.create(props)) {
       Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
       List<NewTopic> missing = topics.all().stream()
@@ -65,7 +64,7 @@ public final class TopicAdmin {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while creating topics", e);
     } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("cannot create or describe topics on " + bootstrapServers + ": " + e.getMessage(), e);
+      throw new IllegalStateException("cannot create or describe topics on " + kafka + ": " + e.getMessage(), e);
     }
   }
 

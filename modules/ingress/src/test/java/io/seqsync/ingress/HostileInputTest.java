@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.ConvId;
 import io.seqsync.events.TopicAdmin;
@@ -91,8 +92,8 @@ class HostileInputTest {
     redis = LocalRedis.start(dir.resolve("redis"), 0);
     SeqsyncConfig config = ConfigLoader.of(Map.of("kafka.partitions", "2"));
     Topics topics = Topics.from(config.kafka());
-    TopicAdmin.ensure(kafka.bootstrapServers(), topics, (short) 1);
-    publisher = new CommandPublisher(kafka.bootstrapServers(), topics.commands(), config.http().commandLinger());
+    TopicAdmin.ensure(KafkaConnection.plain(kafka.bootstrapServers()), topics, (short) 1);
+    publisher = new CommandPublisher(KafkaConnection.plain(kafka.bootstrapServers()), topics.commands(), config.http().commandLinger());
     waiter = new ReplyWaiter(); // not listening: sends answer 202 once Kafka has them
     commands = new TopicTap<>(kafka.bootstrapServers(), topics.commands());
     reports = new TopicTap<>(kafka.bootstrapServers(), topics.telemetry());

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Commands;
 import io.seqsync.events.EventSerdes;
@@ -74,9 +75,9 @@ class SendApiTest {
     kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0);
     SeqsyncConfig config = ConfigLoader.of(Map.of("kafka.partitions", "3"));
     topics = Topics.from(config.kafka());
-    TopicAdmin.ensure(kafka.bootstrapServers(), topics, (short) 1);
-    publisher = new CommandPublisher(kafka.bootstrapServers(), topics.commands(), config.http().commandLinger());
-    waiter = ReplyWaiter.start(kafka.bootstrapServers(), topics.replies().name(), topics.announcements().name());
+    TopicAdmin.ensure(KafkaConnection.plain(kafka.bootstrapServers()), topics, (short) 1);
+    publisher = new CommandPublisher(KafkaConnection.plain(kafka.bootstrapServers()), topics.commands(), config.http().commandLinger());
+    waiter = ReplyWaiter.start(KafkaConnection.plain(kafka.bootstrapServers()), topics.replies().name(), topics.announcements().name());
     announcer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
         new ByteArraySerializer(), new ByteArraySerializer());
     replies = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
@@ -118,7 +119,7 @@ class SendApiTest {
 
   @Test
   void publishingCannotWaitOnceKafkaHasAcknowledgedACommand() throws Exception {
-    CommandPublisher fresh = new CommandPublisher(kafka.bootstrapServers(), topics.commands(), Duration.ofMillis(5));
+    CommandPublisher fresh = new CommandPublisher(KafkaConnection.plain(kafka.bootstrapServers()), topics.commands(), Duration.ofMillis(5));
     try {
       // Nothing acknowledged yet: the first publish may wait for the topic's metadata.
       assertThat(fresh.publishesWithoutBlocking()).isFalse();

@@ -3,6 +3,7 @@ package io.seqsync.ingress;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
 import io.seqsync.ingress.auth.Tokens;
@@ -96,8 +97,8 @@ public final class TestApp implements AutoCloseable {
 
   // Never started: these tests have no Kafka to look at, and the dashboard says it has not looked yet.
   private OpsMonitor monitor(SeqsyncConfig config, IngressStores stores) {
-    return new OpsMonitor(UnreachableKafka.ADDRESS, Topics.from(config.kafka()), config.sequencer().applicationId(),
-        requests.jdbi(), stores.delivery(), registry);
+    return new OpsMonitor(KafkaConnection.plain(UnreachableKafka.ADDRESS), Topics.from(config.kafka()),
+        config.sequencer().applicationId(), requests.jdbi(), stores.delivery(), registry);
   }
 
   // Without a Redis URI, one that never answers: the list comes from PostgreSQL.

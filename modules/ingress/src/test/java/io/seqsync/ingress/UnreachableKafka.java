@@ -1,6 +1,7 @@
 package io.seqsync.ingress;
 
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
 import io.seqsync.ingress.commands.CommandPublisher;
@@ -15,6 +16,6 @@ final class UnreachableKafka {
 
   static CommandPublisher publisher() {
     SeqsyncConfig defaults = ConfigLoader.of(Map.of());
-    return new CommandPublisher(ADDRESS, Topics.from(defaults.kafka()).commands(), defaults.http().commandLinger());
+    return new CommandPublisher(KafkaConnection.plain(ADDRESS), Topics.from(defaults.kafka()).commands(), defaults.http().commandLinger());
   }
 }

@@ -114,7 +114,7 @@ public final class EmbeddedKafka implements AutoCloseable {
 
   // StorageTool.execute, not main: main ends with System.exit.
   /** Formats the log directory of {@code config} for the cluster {@code clusterId} (every node of a cluster shares it). */
-  static void format(Properties config, String clusterId) {
+  public static void format(Properties config, String clusterId) {
     Path file = null;
     ByteArrayOutputStream output = new ByteArrayOutputStream();
     try {

@@ -9,7 +9,7 @@ import java.util.Properties;
  * mode): the embedded single broker ({@link EmbeddedKafka}) and each node of a local cluster
  * ({@link KafkaClusterNode}) are built from it, so the two differ only in what a cluster needs.
  */
-final class KafkaNodeConfig {
+public final class KafkaNodeConfig {
   private KafkaNodeConfig() {}
 
   /**
@@ -19,7 +19,7 @@ final class KafkaNodeConfig {
    * offsets, transaction state) get a replica on every node of a cluster of up to 3 and are written
    * to a majority of them, as seqsync's topics are (SeqsyncConfig.Kafka).
    */
-  static Properties combined(int nodeId, String voters, int clusterSize, Path logDir, String brokerAddress,
+  public static Properties combined(int nodeId, String voters, int clusterSize, Path logDir, String brokerAddress,
       String controllerAddress) {
     String replicas = String.valueOf(Math.min(3, clusterSize));
     String minInsync = String.valueOf(Math.min(3, clusterSize) / 2 + 1);

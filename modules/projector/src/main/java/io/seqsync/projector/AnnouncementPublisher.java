@@ -2,6 +2,7 @@ package io.seqsync.projector;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.events.Topic;
 import io.seqsync.events.model.Announcement;
 import io.seqsync.store.Announcements;
@@ -32,12 +33,11 @@ public final class AnnouncementPublisher implements Announcer, AutoCloseable {
   private final String topic;
   private final Counter failures;
 
-  public AnnouncementPublisher(String bootstrapServers, Topic<byte[], Announcement> topic, MeterRegistry registry) {
+  public AnnouncementPublisher(KafkaConnection kafka, Topic<byte[], Announcement> topic, MeterRegistry registry) {
     this.topic = topic.name();
     this.failures = Counter.builder("seqsync.projector.announce.failures")
         .description("announcement records of committed batches that could not be published").register(registry);
-    this.producer = new KafkaProducer<>(Map.of(
-        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+    this.producer = new KafkaProducer<>(kafka.with(Map.of(
         ProducerConfig.CLIENT_ID_CONFIG, "seqsync-projector-announcements",
         // Sent at once: a send's answer waits for it. Idempotence needs acks=all, which a
         // best-effort notice does not need to wait for.
@@ -47,7 +47,7 @@ public final class AnnouncementPublisher implements Announcer, AutoCloseable {
         // An announcement older than a send's reply budget answers nobody.
         ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 10_000,
         ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
-        ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000),
+        ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000)),
         new ByteArraySerializer(), new ByteArraySerializer());
   }
 

@@ -1,5 +1,6 @@
 package io.seqsync.projector;
 
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.events.ConvId;
 import io.seqsync.events.model.CursorAdvanced;
 import io.seqsync.events.model.DraftUpdated;
@@ -55,7 +56,7 @@ public final class ConversationIndexer implements CommitListener {
   private final Jdbi jdbi;
   private final ConversationIndex index;
   private final RedisHealth health;
-  private final String bootstrapServers;
+  private final KafkaConnection kafka;
   private final String topic;
   private final Supplier<Set<Integer>> assignedPartitions;
   private volatile boolean reconcileNeeded = true;
@@ -64,15 +65,15 @@ public final class ConversationIndexer implements CommitListener {
   private Set<Integer> reconciled = Set.of();
 
   /**
-   * An indexer of the events {@code topic} at {@code bootstrapServers}, for the partitions
+   * An indexer of the events {@code topic} at {@code kafka}, for the partitions
    * {@code assignedPartitions} names (the projector's), replaying what the index missed.
    */
-  public ConversationIndexer(Jdbi jdbi, ConversationIndex index, RedisHealth health, String bootstrapServers,
+  public ConversationIndexer(Jdbi jdbi, ConversationIndex index, RedisHealth health, KafkaConnection kafka,
       String topic, Supplier<Set<Integer>> assignedPartitions) {
     this.jdbi = jdbi;
     this.index = index;
     this.health = health;
-    this.bootstrapServers = bootstrapServers;
+    this.kafka = kafka;
     this.topic = topic;
     this.assignedPartitions = assignedPartitions;
     health.indexBehind(true);
@@ -161,7 +162,7 @@ public final class ConversationIndexer implements CommitListener {
               : unknown ? "a partition without a watermark" : missed + " offsets behind PostgreSQL", forgotten);
     } else {
       for (Map.Entry<Integer, Long> gap : gaps.entrySet()) {
-        long replayed = EventRange.read(bootstrapServers, topic, gap.getKey(), gap.getValue(), stored.get(gap.getKey()),
+        long replayed = EventRange.read(kafka, topic, gap.getKey(), gap.getValue(), stored.get(gap.getKey()),
             this::applyAll);
         log.info("index: replayed {} events of partition {} it had missed (offsets {} to {})", replayed, gap.getKey(),
             gap.getValue(), stored.get(gap.getKey()));

@@ -2,6 +2,7 @@ package io.seqsync.projector;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topic;
 import io.seqsync.events.consumer.ConsumerLoop;
@@ -60,7 +61,7 @@ public final class DeliveryProjector implements AutoCloseable {
    * {@code settings}: the event projector's, whose session timeout, back-off and instance id (with
    * {@code -delivery} appended: a group of its own) it shares.
    */
-  public DeliveryProjector(String bootstrapServers, Topic<String, DeliveryReport> topic, String groupId,
+  public DeliveryProjector(KafkaConnection kafka, Topic<String, DeliveryReport> topic, String groupId,
       Database database, DeliveryLedger ledger, SeqsyncConfig.Projector settings, MeterRegistry registry) {
     this.database = database;
     this.ledger = ledger;
@@ -69,7 +70,7 @@ public final class DeliveryProjector implements AutoCloseable {
     this.unmatched = registry.counter("seqsync.delivery.reports", "kind", "unmatched");
     this.undecodable = registry.counter("seqsync.delivery.reports", "kind", "undecodable");
     this.failedBatches = registry.counter("seqsync.delivery.batches.failed");
-    KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerProperties(bootstrapServers, groupId, settings),
+    KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerProperties(kafka, groupId, settings),
         new StringDeserializer(), new ByteArrayDeserializer());
     this.loop = ConsumerLoop.<String, byte[], Reports>builder("seqsync-delivery-projector", "delivery projector", consumer)
         .subscribe(topic.name())
@@ -86,9 +87,9 @@ public final class DeliveryProjector implements AutoCloseable {
         .build();
   }
 
-  private static Properties consumerProperties(String bootstrapServers, String groupId,
+  private static Properties consumerProperties(KafkaConnection kafka, String groupId,
       SeqsyncConfig.Projector settings) {
-    Properties props = Projector.groupMember(bootstrapServers, groupId,
+    Properties props = Projector.groupMember(kafka, groupId,
         settings.instanceId().map(id -> id + "-delivery"), settings.sessionTimeout());
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     // A new group starts from the oldest report the topic keeps: the tables are rebuilt by replay.

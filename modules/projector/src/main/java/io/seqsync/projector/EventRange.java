@@ -1,5 +1,6 @@
 package io.seqsync.projector;
 
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.events.EventSerdes;
 import io.seqsync.events.model.Event;
 import java.time.Duration;
@@ -30,15 +31,14 @@ final class EventRange {
    * {@code to} to {@code sink}, a poll's worth at a time; returns how many there were. Throws if the
    * position stops moving for 30 s before it reaches {@code to}.
    */
-  static long read(String bootstrapServers, String topic, int partition, long from, long to, Consumer<List<Event>> sink) {
+  static long read(KafkaConnection kafka, String topic, int partition, long from, long to, Consumer<List<Event>> sink) {
     TopicPartition assigned = new TopicPartition(topic, partition);
     long count = 0;
-    try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+    try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(kafka.with(Map.of(
         ConsumerConfig.CLIENT_ID_CONFIG, "seqsync-projector-range-" + partition,
         ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none"),
+        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none")),
         new StringDeserializer(), new ByteArrayDeserializer())) {
       consumer.assign(List.of(assigned));
       consumer.seek(assigned, from);

@@ -1,6 +1,7 @@
 package io.seqsync.projector;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
 import io.seqsync.events.consumer.ConsumerLoop;
@@ -58,14 +59,14 @@ public final class Projector implements AutoCloseable {
   private final CommitListeners listeners;
   private boolean runningLogged;
 
-  public Projector(String bootstrapServers, Topics topics, Database database, Announcer announcer,
+  public Projector(KafkaConnection kafka, Topics topics, Database database, Announcer announcer,
       MeterRegistry registry, SeqsyncConfig.Projector settings) {
     this.topic = topics.events().name();
     this.database = database;
     this.announcer = announcer;
     this.metrics = new ProjectorMetrics(registry);
     this.listeners = new CommitListeners(metrics);
-    KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerProperties(bootstrapServers, settings),
+    KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerProperties(kafka, settings),
         new StringDeserializer(), new ByteArrayDeserializer());
     this.loop = ConsumerLoop.<String, byte[], DecodedBatch>builder("seqsync-projector", "projector", consumer)
         .subscribe(topic)
@@ -122,8 +123,8 @@ public final class Projector implements AutoCloseable {
     loop.close();
   }
 
-  static Properties consumerProperties(String bootstrapServers, SeqsyncConfig.Projector settings) {
-    Properties props = groupMember(bootstrapServers, settings.groupId(), settings.instanceId(), settings.sessionTimeout());
+  static Properties consumerProperties(KafkaConnection kafka, SeqsyncConfig.Projector settings) {
+    Properties props = groupMember(kafka, settings.groupId(), settings.instanceId(), settings.sessionTimeout());
     // Only what the sequencer committed: an aborted transaction's events never happened.
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -138,10 +139,9 @@ public final class Projector implements AutoCloseable {
    * restarted instance gets its partitions back at once), the given session timeout. Shared by the
    * projectors.
    */
-  static Properties groupMember(String bootstrapServers, String groupId, Optional<String> instanceId,
+  static Properties groupMember(KafkaConnection kafka, String groupId, Optional<String> instanceId,
       Duration sessionTimeout) {
-    Properties props = new Properties();
-    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    Properties props = kafka.properties();
     props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
     instanceId.ifPresent(id -> props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id));
     // Session timeout and static membership, as configured here, are settings of the classic protocol.

@@ -3,6 +3,7 @@ package io.seqsync.projector;
 import io.micrometer.core.instrument.logging.LoggingMeterRegistry;
 import io.seqsync.config.ConfigException;
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.TopicAdmin;
 import io.seqsync.events.Topics;
@@ -28,17 +29,18 @@ public final class ProjectorMain {
 
   public static void main(String[] args) throws InterruptedException {
     SeqsyncConfig config = ConfigLoader.fromEnvironment();
-    String bootstrapServers = required(config.kafka().bootstrapServers(), "SEQSYNC_KAFKA_BOOTSTRAP_SERVERS");
+    KafkaConnection kafka = KafkaConnection.configured(config.kafka(),
+        required(config.kafka().bootstrapServers(), "SEQSYNC_KAFKA_BOOTSTRAP_SERVERS"));
     String jdbcUrl = required(config.postgres().jdbcUrl(), "SEQSYNC_POSTGRES_JDBC_URL");
-    log.info("projector starting: group {}, Kafka {}", config.projector().groupId(), bootstrapServers);
+    log.info("projector starting: group {}, Kafka {}", config.projector().groupId(), kafka);
     Topics topics = Topics.from(config.kafka());
-    TopicAdmin.ensure(bootstrapServers, topics, config.kafka().replicationFactor());
+    TopicAdmin.ensure(kafka, topics, config.kafka().replicationFactor());
 
     Database database = Database.open(jdbcUrl, config.postgres().user(), config.postgres().password(), POOL_SIZE);
     LoggingMeterRegistry registry = new LoggingMeterRegistry();
-    AnnouncementPublisher announcements = new AnnouncementPublisher(bootstrapServers, topics.announcements(), registry);
-    Projector projector = new Projector(bootstrapServers, topics, database, announcements, registry, config.projector());
-    DeliveryProjector deliveries = new DeliveryProjector(bootstrapServers, topics.telemetry(), config.delivery().groupId(),
+    AnnouncementPublisher announcements = new AnnouncementPublisher(kafka, topics.announcements(), registry);
+    Projector projector = new Projector(kafka, topics, database, announcements, registry, config.projector());
+    DeliveryProjector deliveries = new DeliveryProjector(kafka, topics.telemetry(), config.delivery().groupId(),
         database, new DeliveryLedger(config.delivery().renderTarget()), config.projector(), registry);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       deliveries.close();

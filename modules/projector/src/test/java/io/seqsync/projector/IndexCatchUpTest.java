@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.TopicAdmin;
 import io.seqsync.events.Topics;
@@ -86,7 +87,7 @@ class IndexCatchUpTest {
     SeqsyncConfig config = ConfigLoader.of(Map.of("kafka.partitions", "3", "projector.group-id", "index-catch-up-" + name,
         "kafka.topic-prefix", name + "."));
     Topics topics = Topics.from(config.kafka());
-    TopicAdmin.ensure(servers.bootstrapServers(), topics, (short) 1);
+    TopicAdmin.ensure(KafkaConnection.plain(servers.bootstrapServers()), topics, (short) 1);
     String topic = topics.events().name();
     ConversationIndex index = new ConversationIndex(redis);
     try (Database database = Database.open(servers.postgres().createDatabase("index_catch_up_" + name),
@@ -105,7 +106,7 @@ class IndexCatchUpTest {
 
       // Committed to PostgreSQL, never told to an indexer.
       events.commit(messages(events, 30));
-      try (Projector unindexed = new Projector(servers.bootstrapServers(), topics, database, Announcer.NONE,
+      try (Projector unindexed = new Projector(KafkaConnection.plain(servers.bootstrapServers()), topics, database, Announcer.NONE,
           new SimpleMeterRegistry(), config.projector())) {
         unindexed.start();
         stored.awaitOffsets(events.nextOffsets(), TIMEOUT);
@@ -145,9 +146,9 @@ class IndexCatchUpTest {
 
   private Projector projector(SeqsyncConfig config, Topics topics, Database database, ConversationIndex index,
       RedisHealth health) {
-    Projector projector = new Projector(servers.bootstrapServers(), topics, database, Announcer.NONE,
+    Projector projector = new Projector(KafkaConnection.plain(servers.bootstrapServers()), topics, database, Announcer.NONE,
         new SimpleMeterRegistry(), config.projector());
-    projector.addCommitListener(new ConversationIndexer(database.jdbi(), index, health, servers.bootstrapServers(),
+    projector.addCommitListener(new ConversationIndexer(database.jdbi(), index, health, KafkaConnection.plain(servers.bootstrapServers()),
         topics.events().name(), projector::assignedPartitions));
     return projector;
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.TopicAdmin;
 import io.seqsync.events.Topics;
@@ -70,7 +71,7 @@ class ProjectorTest {
         "projector.group-id", "projector-test-" + test, "projector.retry-backoff", "200ms"));
     topics = Topics.from(config.kafka());
     settings = config.projector();
-    TopicAdmin.ensure(servers.bootstrapServers(), topics, (short) 1);
+    TopicAdmin.ensure(KafkaConnection.plain(servers.bootstrapServers()), topics, (short) 1);
     String jdbcUrl = servers.postgres().createDatabase("projector_" + test);
     database = closing(Database.open(jdbcUrl, servers.postgres().user(), servers.postgres().password(), 2));
     stored = new StoredProjection(database.jdbi(), topics.events().name());
@@ -193,7 +194,7 @@ class ProjectorTest {
 
   @Test
   void theLagCountsCommittedEventsNotYetProjectedAndNothingOnceCaughtUp() throws Exception {
-    ProjectionLag lag = closing(new ProjectionLag(servers.bootstrapServers(), topics.events().name(), database.jdbi()));
+    ProjectionLag lag = closing(new ProjectionLag(KafkaConnection.plain(servers.bootstrapServers()), topics.events().name(), database.jdbi()));
     assertThat(lag.measure(TIMEOUT).partitions()).hasSize(3).allMatch(partition -> partition.lag() == 0);
     events.abort(messages(30));
     events.commit(messages(90));
@@ -221,9 +222,9 @@ class ProjectorTest {
   }
 
   private Projector projector(MeterRegistry registry) {
-    AnnouncementPublisher announcements = closing(new AnnouncementPublisher(servers.bootstrapServers(),
+    AnnouncementPublisher announcements = closing(new AnnouncementPublisher(KafkaConnection.plain(servers.bootstrapServers()),
         topics.announcements(), registry));
-    return new Projector(servers.bootstrapServers(), topics, database, announcements, registry, settings);
+    return new Projector(KafkaConnection.plain(servers.bootstrapServers()), topics, database, announcements, registry, settings);
   }
 
   private List<Event> messages(int count) {

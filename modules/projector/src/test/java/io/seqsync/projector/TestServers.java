@@ -1,6 +1,7 @@
 package io.seqsync.projector;
 
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.events.TopicAdmin;
 import io.seqsync.events.Topics;
 import io.seqsync.localstack.EmbeddedKafka;
@@ -48,7 +49,7 @@ final class TestServers implements AutoCloseable {
   /** The topics, with {@code partitions} partitions each, created on the broker. */
   Topics topics(int partitions) {
     Topics topics = Topics.from(ConfigLoader.of(Map.of("kafka.partitions", String.valueOf(partitions))).kafka());
-    TopicAdmin.ensure(bootstrapServers(), topics, (short) 1);
+    TopicAdmin.ensure(KafkaConnection.plain(bootstrapServers()), topics, (short) 1);
     return topics;
   }
 

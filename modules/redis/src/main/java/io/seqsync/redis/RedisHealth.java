@@ -9,7 +9,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisException;
@@ -141,12 +140,12 @@ public final class RedisHealth implements AutoCloseable {
     }
   }
 
-  private static Jedis connect(String host, int port) {
-    return new Jedis(new HostAndPort(host, port), DefaultJedisClientConfig.builder()
+  private Jedis connect(String host, int port) {
+    return new Jedis(new HostAndPort(host, port), RedisClients.clientConfig(endpoint)
         .connectionTimeoutMillis(PROBE_TIMEOUT_MS).socketTimeoutMillis(PROBE_TIMEOUT_MS).build());
   }
 
-  private static String runIdAt(String host, int port) {
+  private String runIdAt(String host, int port) {
     try (Jedis connection = connect(host, port)) {
       return runIdOf(connection.info("server"));
     }

@@ -4,7 +4,9 @@ import io.seqsync.config.RedisEndpoint;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.JedisPubSub;
 
 /**
@@ -25,10 +27,11 @@ public final class RedisSubscription implements AutoCloseable {
   public RedisSubscription(RedisEndpoint endpoint, JedisPubSub pubSub, boolean patterns, String... channels) {
     this.pubSub = pubSub;
     List<RedisEndpoint.Node> nodes = endpoint.nodes();
+    JedisClientConfig config = RedisClients.clientConfig(endpoint).build();
     this.thread = new Thread(() -> {
       for (int attempt = 0; !closed; attempt++) {
         RedisEndpoint.Node node = nodes.get(attempt % nodes.size());
-        try (Jedis connection = new Jedis(node.host(), node.port())) {
+        try (Jedis connection = new Jedis(new HostAndPort(node.host(), node.port()), config)) {
           if (patterns) {
             connection.psubscribe(pubSub, channels);
           } else {

@@ -2,6 +2,7 @@ package io.seqsync.sequencer;
 
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.InstanceId;
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.TopicAdmin;
 import io.seqsync.events.Topics;
@@ -37,21 +38,21 @@ public final class SequencerService implements AutoCloseable {
 
   private final KafkaStreams streams;
   private final RestoreProgress restores;
-  private final String bootstrapServers;
+  private final KafkaConnection kafka;
   private final SeqsyncConfig config;
   private final long launched = System.nanoTime();
 
-  private SequencerService(KafkaStreams streams, RestoreProgress restores, String bootstrapServers, SeqsyncConfig config) {
+  private SequencerService(KafkaStreams streams, RestoreProgress restores, KafkaConnection kafka, SeqsyncConfig config) {
     this.streams = streams;
     this.restores = restores;
-    this.bootstrapServers = bootstrapServers;
+    this.kafka = kafka;
     this.config = config;
   }
 
   /** Creates the topics if needed and starts the sequencer; returns once it is running. */
-  public static SequencerService start(String bootstrapServers, SeqsyncConfig config) {
-    ensureTopics(bootstrapServers, config);
-    SequencerService service = launch(bootstrapServers, config);
+  public static SequencerService start(KafkaConnection kafka, SeqsyncConfig config) {
+    ensureTopics(kafka, config);
+    SequencerService service = launch(kafka, config);
     try {
       service.awaitRunning(START_TIMEOUT);
     } catch (RuntimeException e) {
@@ -65,8 +66,8 @@ public final class SequencerService implements AutoCloseable {
    * Creates seqsync's topics where missing (and refuses a cluster holding an earlier sequencer state
    * layout): before {@link #launch} and before anything else reads them.
    */
-  public static void ensureTopics(String bootstrapServers, SeqsyncConfig config) {
-    Set<String> existing = TopicAdmin.ensure(bootstrapServers, Topics.from(config.kafka()), config.kafka().replicationFactor());
+  public static void ensureTopics(KafkaConnection kafka, SeqsyncConfig config) {
+    Set<String> existing = TopicAdmin.ensure(kafka, Topics.from(config.kafka()), config.kafka().replicationFactor());
     refuseEarlierStateLayout(existing, config.sequencer().applicationId());
   }
 
@@ -75,10 +76,10 @@ public final class SequencerService implements AutoCloseable {
    * waiting for them to join the group and restore; {@link #awaitRunning} waits for that. Takes a
    * second or two itself (Streams' clients; its start opens every task's stores).
    */
-  public static SequencerService launch(String bootstrapServers, SeqsyncConfig config) {
+  public static SequencerService launch(KafkaConnection kafka, SeqsyncConfig config) {
     Topics topics = Topics.from(config.kafka());
     KafkaStreams streams = new KafkaStreams(
-        SequencerTopology.build(topics, config.sequencer()), streamsProperties(bootstrapServers, config));
+        SequencerTopology.build(topics, config.sequencer()), streamsProperties(kafka, config));
     // An exception escaping the processor is a bug or a broken store; continuing would skip or
     // misnumber commands, so this instance stops and its partitions move to a healthy one.
     streams.setUncaughtExceptionHandler(error -> {
@@ -87,7 +88,7 @@ public final class SequencerService implements AutoCloseable {
     });
     RestoreProgress restores = new RestoreProgress();
     streams.setGlobalStateRestoreListener(restores);
-    SequencerService service = new SequencerService(streams, restores, bootstrapServers, config);
+    SequencerService service = new SequencerService(streams, restores, kafka, config);
     streams.start();
     return service;
   }
@@ -109,11 +110,10 @@ public final class SequencerService implements AutoCloseable {
   }
 
   /** The Streams configuration of the sequencer (the benchmark's passthrough reference reuses it). */
-  public static Properties streamsProperties(String bootstrapServers, SeqsyncConfig config) {
+  public static Properties streamsProperties(KafkaConnection kafka, SeqsyncConfig config) {
     SeqsyncConfig.Sequencer settings = config.sequencer();
-    Properties props = new Properties();
+    Properties props = kafka.properties();
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, settings.applicationId());
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     props.put(StreamsConfig.STATE_DIR_CONFIG, config.dataDir().resolve("streams").toString());
     props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, settings.streamThreads());
@@ -188,7 +188,7 @@ public final class SequencerService implements AutoCloseable {
       sleep(50);
     }
     log.info("sequencer running: application.id={} on {}, instance {}, in {} ms, {} changelog records restored",
-        config.sequencer().applicationId(), bootstrapServers, config.instanceId().orElse("(dynamic member)"),
+        config.sequencer().applicationId(), kafka, config.instanceId().orElse("(dynamic member)"),
         (System.nanoTime() - launched) / 1_000_000, restores.restored());
   }
 
@@ -212,7 +212,7 @@ public final class SequencerService implements AutoCloseable {
     SeqsyncConfig config = InstanceId.applied(ConfigLoader.fromEnvironment());
     String bootstrap = config.kafka().bootstrapServers()
         .orElseThrow(() -> new IllegalArgumentException("set SEQSYNC_KAFKA_BOOTSTRAP_SERVERS"));
-    SequencerService service = start(bootstrap, config);
+    SequencerService service = start(KafkaConnection.configured(config.kafka(), bootstrap), config);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       service.close();

@@ -3,6 +3,7 @@ package io.seqsync.sequencer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.events.Commands;
 import io.seqsync.events.EventSerdes;
 import io.seqsync.events.TopicAdmin;
@@ -59,7 +60,7 @@ class SequencerCrashRestartTest extends BrokerTest {
         "SEQSYNC_SEQUENCER_APPLICATION_ID", "crash-restart-test",
         "SEQSYNC_SEQUENCER_SESSION_TIMEOUT", "6s");
     Topics topics = Topics.from(ConfigLoader.load(environment, java.util.Optional.empty()).kafka());
-    TopicAdmin.ensure(kafka.bootstrapServers(), topics, (short) 1);
+    TopicAdmin.ensure(KafkaConnection.plain(kafka.bootstrapServers()), topics, (short) 1);
     ChildJvm sequencer = new ChildJvm(SequencerService.class, environment, dir.resolve("sequencer.log"), "sequencer running");
     sequencer.start(Duration.ofSeconds(90));
 

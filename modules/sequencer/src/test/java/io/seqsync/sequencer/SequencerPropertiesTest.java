@@ -3,6 +3,7 @@ package io.seqsync.sequencer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.KafkaConnection;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -12,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 class SequencerPropertiesTest {
   private static Properties streamsProperties(String commitInterval) {
-    return SequencerService.streamsProperties("localhost:9092",
+    return SequencerService.streamsProperties(KafkaConnection.plain("localhost:9092"),
         ConfigLoader.of(Map.of("sequencer.commit-interval", commitInterval)));
   }
 
@@ -27,7 +28,7 @@ class SequencerPropertiesTest {
 
   @Test
   void theDefaultCommitIntervalIsTwentyMilliseconds() {
-    Properties props = SequencerService.streamsProperties("localhost:9092", ConfigLoader.of(Map.of()));
+    Properties props = SequencerService.streamsProperties(KafkaConnection.plain("localhost:9092"), ConfigLoader.of(Map.of()));
     assertThat(props.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo(20L);
     assertThat(props.get(StreamsConfig.POLL_MS_CONFIG)).isEqualTo(20L);
   }
@@ -45,7 +46,7 @@ class SequencerPropertiesTest {
 
   @Test
   void anInstanceWithAnIdIsAStaticMemberAndItsStoresAreTransactional() {
-    Properties props = SequencerService.streamsProperties("localhost:9092",
+    Properties props = SequencerService.streamsProperties(KafkaConnection.plain("localhost:9092"),
         ConfigLoader.of(Map.of()).withInstanceId("seqsync-a1"));
     // Streams appends each stream thread's index to it.
     assertThat(props.get(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG))).isEqualTo("seqsync-a1");
@@ -54,7 +55,7 @@ class SequencerPropertiesTest {
 
   @Test
   void withoutAnIdItIsADynamicMemberAndTransactionalStoresCanBeTurnedOff() {
-    Properties props = SequencerService.streamsProperties("localhost:9092",
+    Properties props = SequencerService.streamsProperties(KafkaConnection.plain("localhost:9092"),
         ConfigLoader.of(Map.of("sequencer.transactional-stores", "false")));
     assertThat(props).doesNotContainKey(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG));
     assertThat(props.get(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG)).isEqualTo(false);

@@ -3,6 +3,7 @@ package io.seqsync.sequencer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.KafkaConnection;
 import java.util.Map;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
@@ -29,7 +30,7 @@ class SequencerRocksDbConfigTest {
 
   @Test
   void theSequencerRunsWithIt() {
-    assertThat(SequencerService.streamsProperties("localhost:9092", ConfigLoader.of(Map.of()))
+    assertThat(SequencerService.streamsProperties(KafkaConnection.plain("localhost:9092"), ConfigLoader.of(Map.of()))
         .get(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG)).isEqualTo(SequencerRocksDbConfig.class);
   }
 }

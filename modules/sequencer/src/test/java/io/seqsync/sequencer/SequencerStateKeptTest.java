@@ -3,6 +3,7 @@ package io.seqsync.sequencer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.events.Commands;
 import io.seqsync.events.EventSerdes;
 import io.seqsync.events.TopicAdmin;
@@ -51,7 +52,7 @@ class SequencerStateKeptTest extends BrokerTest {
         kafka.bootstrapServers(), "SEQSYNC_KAFKA_PARTITIONS", "1", "SEQSYNC_DATA_DIR", dir.resolve("kept").toString()));
     environment.put("SEQSYNC_SEQUENCER_APPLICATION_ID", "state-kept-test");
     Topics topics = Topics.from(ConfigLoader.load(environment, Optional.empty()).kafka());
-    TopicAdmin.ensure(kafka.bootstrapServers(), topics, (short) 1);
+    TopicAdmin.ensure(KafkaConnection.plain(kafka.bootstrapServers()), topics, (short) 1);
     try (ChildJvm sequencer = new ChildJvm(SequencerService.class, environment, dir.resolve("kept.log"),
         "sequencer running")) {
       sequencer.start(Duration.ofMinutes(2));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.SeqsyncConfig;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class SequencerStateLayoutTest extends BrokerTest {
   @Test
   void aSequencerRunsOnTheOneStoreLayout() {
-    try (SequencerService service = SequencerService.start(kafka.bootstrapServers(), config("layout-current"))) {
+    try (SequencerService service = SequencerService.start(KafkaConnection.plain(kafka.bootstrapServers()), config("layout-current"))) {
       assertThat(service.state()).isEqualTo(KafkaStreams.State.RUNNING);
     }
   }
@@ -53,7 +54,7 @@ class SequencerStateLayoutTest extends BrokerTest {
       }
     }
 
-    assertThatThrownBy(() -> SequencerService.start(kafka.bootstrapServers(), config(applicationId)))
+    assertThatThrownBy(() -> SequencerService.start(KafkaConnection.plain(kafka.bootstrapServers()), config(applicationId)))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining(changelog)
         .hasMessageContaining("earlier layout");

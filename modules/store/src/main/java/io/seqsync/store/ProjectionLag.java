@@ -1,5 +1,6 @@
 package io.seqsync.store;
 
+import io.seqsync.config.KafkaConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -54,11 +55,10 @@ public final class ProjectionLag implements AutoCloseable {
   private final KafkaConsumer<byte[], byte[]> consumer;
 
   /** Lag of the projection of {@code topic} (the events topic) into the database of {@code jdbi}. */
-  public ProjectionLag(String bootstrapServers, String topic, Jdbi jdbi) {
+  public ProjectionLag(KafkaConnection kafka, String topic, Jdbi jdbi) {
     this.topic = topic;
     this.jdbi = jdbi;
-    Properties props = new Properties();
-    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    Properties props = kafka.properties();
     props.put(ConsumerConfig.CLIENT_ID_CONFIG, "seqsync-projection-lag");
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);

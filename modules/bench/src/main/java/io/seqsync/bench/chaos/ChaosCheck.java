@@ -1,6 +1,7 @@
 package io.seqsync.bench.chaos;
 
 import io.seqsync.analytics.TopicScan;
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.events.Topics;
 import io.seqsync.events.model.MessageAppended;
 import java.sql.Connection;
@@ -59,7 +60,7 @@ final class ChaosCheck {
 
   static Holding eventLog(String bootstrapServers, Topics topics) {
     Map<String, List<Stored>> byConv = new HashMap<>();
-    TopicScan.read(bootstrapServers, topics.events(), Optional.empty(), event -> {
+    TopicScan.read(KafkaConnection.plain(bootstrapServers), topics.events(), Optional.empty(), event -> {
       if (event.getPayload() instanceof MessageAppended appended && appended.getMessage().getClientMsgId().startsWith("chaos-")) {
         var message = appended.getMessage();
         byConv.computeIfAbsent(message.getConvId(), conv -> new ArrayList<>())

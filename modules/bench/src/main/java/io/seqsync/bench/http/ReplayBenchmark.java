@@ -6,6 +6,7 @@ import io.seqsync.app.SeqsyncApp;
 import io.seqsync.bench.BenchSupport;
 import io.seqsync.bench.CliOptions;
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topic;
 import io.seqsync.events.Topics;
@@ -99,11 +100,11 @@ public final class ReplayBenchmark {
       Topic<byte[], byte[]> bytes =
           new Topic<>(events.name(), events.partitions(), Serdes.ByteArray(), Serdes.ByteArray(), Map.of());
       long start = System.nanoTime();
-      TopicScan.Result plain = TopicScan.read(stack.kafkaBootstrapServers(), bytes, Optional.empty(), record -> { });
+      TopicScan.Result plain = TopicScan.read(KafkaConnection.plain(stack.kafkaBootstrapServers()), bytes, Optional.empty(), record -> { });
       double plainSeconds = (System.nanoTime() - start) / 1e9;
       TrafficReport report = new TrafficReport(TrafficReport.Period.DAY, Instant.EPOCH);
       start = System.nanoTime();
-      TopicScan.read(stack.kafkaBootstrapServers(), events, Optional.empty(), report::add);
+      TopicScan.read(KafkaConnection.plain(stack.kafkaBootstrapServers()), events, Optional.empty(), report::add);
       double reportSeconds = (System.nanoTime() - start) / 1e9;
       long counted = report.periods().stream().mapToLong(TrafficReport.PeriodFigures::messages).sum();
       if (counted != messages || report.seqAnomalyCount() != 0) {

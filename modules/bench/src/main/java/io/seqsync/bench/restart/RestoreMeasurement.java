@@ -2,6 +2,7 @@ package io.seqsync.bench.restart;
 
 import io.seqsync.bench.BenchSupport;
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.events.Commands;
 import io.seqsync.events.TopicAdmin;
 import io.seqsync.events.Topics;
@@ -66,7 +67,7 @@ final class RestoreMeasurement {
           "SEQSYNC_DATA_DIR", dir.resolve("sequencer").toString(),
           "SEQSYNC_SEQUENCER_APPLICATION_ID", APPLICATION_ID);
       Topics topics = Topics.from(ConfigLoader.load(env, Optional.empty()).kafka());
-      TopicAdmin.ensure(kafka.bootstrapServers(), topics, (short) 1);
+      TopicAdmin.ensure(KafkaConnection.plain(kafka.bootstrapServers()), topics, (short) 1);
       // The child logs at the app's levels, not the benchmark's (which keeps seqsync's own lines out).
       Path logging = Files.writeString(dir.resolve("logback.xml"), CHILD_LOGGING);
       try (ChildJvm sequencer = new ChildJvm(SequencerService.class,

@@ -1,5 +1,6 @@
 package io.seqsync.ingress.commands;
 
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.events.Topic;
 import io.seqsync.events.model.Command;
 import java.time.Duration;
@@ -48,10 +49,9 @@ public final class CommandPublisher implements AutoCloseable {
   private volatile boolean everAcknowledged;
 
   /** {@code linger}: how long the producer waits for more commands to send with one (http.command-linger). */
-  public CommandPublisher(String bootstrapServers, Topic<String, Command> commandsTopic, Duration linger) {
+  public CommandPublisher(KafkaConnection kafka, Topic<String, Command> commandsTopic, Duration linger) {
     this.topic = commandsTopic;
-    this.producer = new KafkaProducer<>(Map.of(
-        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+    this.producer = new KafkaProducer<>(kafka.with(Map.of(
         ProducerConfig.CLIENT_ID_CONFIG, "seqsync-ingress",
         ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
         ProducerConfig.ACKS_CONFIG, "all",
@@ -60,11 +60,10 @@ public final class CommandPublisher implements AutoCloseable {
         // Bounded waits: a send never holds a request much longer than this.
         ProducerConfig.MAX_BLOCK_MS_CONFIG, 2_000,
         ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
-        ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) DELIVERY_TIMEOUT.toMillis()),
+        ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) DELIVERY_TIMEOUT.toMillis())),
         commandsTopic.keySerde().serializer(), new ByteArraySerializer());
-    this.admin = Admin.create(Map.of(
-        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-        AdminClientConfig.CLIENT_ID_CONFIG, "seqsync-ingress-health"));
+    this.admin = Admin.create(kafka.with(Map.of(
+        AdminClientConfig.CLIENT_ID_CONFIG, "seqsync-ingress-health")));
     this.healthCheckedAt = System.nanoTime() - 2 * HEALTH_CACHE_NANOS;
   }
 

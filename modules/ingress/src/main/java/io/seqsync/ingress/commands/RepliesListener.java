@@ -1,5 +1,6 @@
 package io.seqsync.ingress.commands;
 
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.events.EventSerdes;
 import io.seqsync.events.consumer.ConsumerLoop;
 import io.seqsync.events.model.DuplicateCommand;
@@ -43,15 +44,14 @@ final class RepliesListener implements AutoCloseable {
   private final ConsumerLoop<byte[], byte[], Replies> loop;
 
   /** Assigns every partition of both topics at its end and starts polling; returns once positioned. */
-  RepliesListener(String bootstrapServers, String repliesTopic, String announcementsTopic,
+  RepliesListener(KafkaConnection kafka, String repliesTopic, String announcementsTopic,
       Consumer<DuplicateCommand> duplicates, Consumer<Outcome> outcomes) {
-    KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+    KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(kafka.with(Map.of(
         ConsumerConfig.CLIENT_ID_CONFIG, "seqsync-ingress-replies-" + UUID.randomUUID(),
         ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
         ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest",
-        ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100),
+        ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100)),
         new ByteArrayDeserializer(), new ByteArrayDeserializer());
     loop = ConsumerLoop.<byte[], byte[], Replies>builder("ingress-replies-listener",
             "replies listener (sends will answer 202 instead of their seq)", consumer)

@@ -1,5 +1,6 @@
 package io.seqsync.ingress.commands;
 
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.events.model.DuplicateCommand;
 import io.seqsync.store.Outcome;
 import java.util.Map;
@@ -27,12 +28,12 @@ public final class ReplyWaiter implements AutoCloseable {
   public ReplyWaiter() {}
 
   /**
-   * A waiter that reads the replies and announcements topics at {@code bootstrapServers}; returns
+   * A waiter that reads the replies and announcements topics at {@code kafka}; returns
    * once it reads both from their ends (the topics must exist).
    */
-  public static ReplyWaiter start(String bootstrapServers, String repliesTopic, String announcementsTopic) {
+  public static ReplyWaiter start(KafkaConnection kafka, String repliesTopic, String announcementsTopic) {
     ReplyWaiter waiter = new ReplyWaiter();
-    waiter.listener = new RepliesListener(bootstrapServers, repliesTopic, announcementsTopic, waiter::onDuplicate,
+    waiter.listener = new RepliesListener(kafka, repliesTopic, announcementsTopic, waiter::onDuplicate,
         waiter::onOutcome);
     return waiter;
   }

@@ -1,5 +1,6 @@
 package io.seqsync.ingress.ops;
 
+import io.seqsync.config.KafkaConnection;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -47,9 +48,8 @@ final class DeadLetterTally implements AutoCloseable {
   private long endAtStart = -1;
   private boolean caughtUp;
 
-  DeadLetterTally(String bootstrapServers, String topic) {
-    Properties props = new Properties();
-    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+  DeadLetterTally(KafkaConnection kafka, String topic) {
+    Properties props = kafka.properties();
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"); // an aborted transaction's copies never happened
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5_000);

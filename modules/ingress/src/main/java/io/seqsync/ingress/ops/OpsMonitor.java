@@ -3,6 +3,7 @@ package io.seqsync.ingress.ops;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.events.Topics;
 import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.ProjectionLag;
@@ -16,7 +17,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,7 +56,7 @@ public final class OpsMonitor implements AutoCloseable {
     static final Figures NONE = new Figures(0, "not looked yet", null, null, null, null);
   }
 
-  private final String bootstrapServers;
+  private final KafkaConnection kafka;
   private final Topics topics;
   private final int partitions;
   private final String sequencerGroup;
@@ -78,10 +78,10 @@ public final class OpsMonitor implements AutoCloseable {
   private DeadLetterTally deadLetters;
   private long deliveryLookedAt;
 
-  /** Looks things up in Kafka ({@code bootstrapServers}) and PostgreSQL ({@code jdbi}). */
-  public OpsMonitor(String bootstrapServers, Topics topics, String sequencerGroup, Jdbi jdbi, DeliveryQueries delivery,
+  /** Looks things up in Kafka ({@code kafka}) and PostgreSQL ({@code jdbi}). */
+  public OpsMonitor(KafkaConnection kafka, Topics topics, String sequencerGroup, Jdbi jdbi, DeliveryQueries delivery,
       MeterRegistry registry) {
-    this.bootstrapServers = bootstrapServers;
+    this.kafka = kafka;
     this.topics = topics;
     this.partitions = topics.events().partitions();
     this.sequencerGroup = sequencerGroup;
@@ -122,14 +122,13 @@ public final class OpsMonitor implements AutoCloseable {
     if (deadLetters != null) {
       return;
     }
-    Properties props = new Properties();
-    props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    Properties props = kafka.properties();
     if (admin == null) {
       admin = Admin.create(props);
-      projection = new ProjectionLag(bootstrapServers, topics.events().name(), jdbi);
+      projection = new ProjectionLag(kafka, topics.events().name(), jdbi);
       lag = new LogLag(admin, projection, topics.commands().name(), partitions, sequencerGroup);
     }
-    deadLetters = new DeadLetterTally(bootstrapServers, topics.deadLetters().name());
+    deadLetters = new DeadLetterTally(kafka, topics.deadLetters().name());
   }
 
   // A failure must not escape: it would cancel the schedule for good.

@@ -2,6 +2,7 @@ package io.seqsync.projector.replay;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seqsync.config.Endpoints;
+import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.RedisEndpoint;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.config.Servers;
@@ -26,7 +27,6 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -72,15 +72,15 @@ public final class ProjectionReplay {
     }
   }
 
-  private final String bootstrapServers;
+  private final KafkaConnection kafka;
   private final SeqsyncConfig config;
   private final Topics topics;
   private final Database database;
   private final UnifiedJedis redis;
 
   /** A replay against these servers ({@link #run} starts them); for tests that hold them already. */
-  public ProjectionReplay(String bootstrapServers, SeqsyncConfig config, Database database, UnifiedJedis redis) {
-    this.bootstrapServers = bootstrapServers;
+  public ProjectionReplay(KafkaConnection kafka, SeqsyncConfig config, Database database, UnifiedJedis redis) {
+    this.kafka = kafka;
     this.config = config;
     this.topics = Topics.from(config.kafka());
     this.database = database;
@@ -98,16 +98,16 @@ public final class ProjectionReplay {
     Endpoints at = servers.endpoints();
     try (servers;
         Database database = Database.open(at.postgresJdbcUrl(), at.postgresUser(), at.postgresPassword(), 3);
-        UnifiedJedis redis = RedisClients.connect(RedisEndpoint.parse(at.redisUri()))) {
-      return new ProjectionReplay(at.kafkaBootstrapServers(), config, database, redis).replay();
+        UnifiedJedis redis = RedisClients.connect(RedisEndpoint.parse(at.redisUri()).trusting(config.redis().truststore()))) {
+      return new ProjectionReplay(KafkaConnection.of(config.kafka(), at), config, database, redis).replay();
     }
   }
 
   /** Empties the projection and rebuilds it; refused (nothing changed) while a projector's group has a member. */
   public Summary replay() {
     long began = System.nanoTime();
-    TopicAdmin.ensure(bootstrapServers, topics, config.kafka().replicationFactor());
-    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+    TopicAdmin.ensure(kafka, topics, config.kafka().replicationFactor());
+    try (Admin admin = Admin.create(kafka.with(Map.of()))) {
       String deliveryGroup = config.delivery().groupId();
       requireNoMembers(admin, config.projector().groupId());
       requireNoMembers(admin, deliveryGroup);
@@ -124,13 +124,13 @@ public final class ProjectionReplay {
 
       // Events first: a delivery report is matched against the message it names.
       SeqsyncConfig.Projector member = withoutInstanceId(config.projector());
-      try (Projector projector = new Projector(bootstrapServers, topics, database, Announcer.NONE, new SimpleMeterRegistry(),
+      try (Projector projector = new Projector(kafka, topics, database, Announcer.NONE, new SimpleMeterRegistry(),
           member)) {
         projector.start();
         awaitCaughtUp(topics.events().name(), projector::projectedPositions, eventEnds,
             () -> projector.stopped().isCompletedExceptionally());
       }
-      try (DeliveryProjector deliveries = new DeliveryProjector(bootstrapServers, topics.telemetry(), deliveryGroup,
+      try (DeliveryProjector deliveries = new DeliveryProjector(kafka, topics.telemetry(), deliveryGroup,
           database, new DeliveryLedger(config.delivery().renderTarget()), member, new SimpleMeterRegistry())) {
         deliveries.start();
         awaitCaughtUp(topics.telemetry().name(), () -> committedOffsets(admin, deliveryGroup), telemetryEnds, () -> false);
