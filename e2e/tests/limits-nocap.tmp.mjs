@@ -13,6 +13,7 @@ import { mintToken } from '../lib/tokens.mjs';
 const SOCKETS = 2000;
 const IN_FLIGHT = 200;
 const SENDS = 1000;
+const PEERS = 300;
 const FIRST_SCREEN_BUDGET_MS = 1000;
 
 const app = new App({ name: 'limits-nocap', raisedLimits: false, env: { SEQSYNC_LIMITS_SOCKETS_PER_USER: '100000', SEQSYNC_LIMITS_SOCKET_USER_RATE: '100000', SEQSYNC_LIMITS_SOCKET_USER_BURST: '100000' } });
@@ -25,7 +26,10 @@ test('2,000 sockets and a send flood from one user leave another user\'s first s
   const conv = 'd:901:902';
   await victim.sendMany(conv, 25, 'before-', 5);
   // The attacker is in many conversations: every handshake of theirs is heavier.
-  for (let peer = 910; peer < 930; peer += 1) await new Caller(app, peer, 'phone').send(`d:901:${peer}`, 'hi');
+  const peers = Array.from({ length: PEERS }, (_, i) => 10_000 + i);
+  for (let i = 0; i < peers.length; i += 16) {
+    await Promise.all(peers.slice(i, i + 16).map((peer) => new Caller(app, peer, 'phone').send(`d:901:${peer}`, 'hi')));
+  }
 
   // The other user's first screen, timed from a thread of its own: first alone, then under the flood.
   const quiet = await probe(victim, conv, async () => new Promise((resolve) => setTimeout(resolve, 3000)));
