@@ -1,6 +1,7 @@
 package io.seqsync.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
@@ -9,6 +10,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.WebSocketHandshakeException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,8 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The abuse limits (docs/api.md, "Limits") on the whole app, kept in its Redis: floods get 429
  * with Retry-After and the JSON error, never a 5xx; a refused request changes nothing; a device's,
  * a user's and a socket's budgets are their own; drafts coalesce; sockets past the user's cap are
- * refused before their handshake and a device's new socket replaces its old one; and a second
- * instance shares the budget. Each test has users of its own: one app for all, with small limits.
+ * refused before their upgrade (on the instance that holds them) or handshake (across instances)
+ * and a device's new socket replaces its old one; and a second instance shares the budgets. Each test has users of its own: one app for all, with small limits.
  */
 class LimitsEndToEndTest {
   private static final Duration WAIT = Duration.ofSeconds(20);
@@ -143,9 +145,8 @@ class LimitsEndToEndTest {
         socket.next(StreamClient.ofType("sync"), WAIT);
         open.add(socket);
       }
-      try (StreamClient fourth = StreamClient.withHeader(app.httpPort(), EndToEnd.token(app, 131, "d"))) {
-        assertThat(fourth.closeCode(WAIT)).isEqualTo(4429);
-      }
+      // Refused before the upgrade: 429, nothing of a socket made.
+      assertUpgradeRefused(app, 131, "d");
       // Device a again: a reconnect, which closes the old socket, not one past the cap.
       StreamClient again = StreamClient.withHeader(app.httpPort(), EndToEnd.token(app, 131, "a"));
       open.add(again);
@@ -196,7 +197,28 @@ class LimitsEndToEndTest {
       }
       ApiClient viaSecond = new ApiClient(second.httpPort(), EndToEnd.token(app, 151, "phone"));
       assertOkThenRefused(flood(i -> viaSecond.post(messages(conv), send("second-" + i)), 6), 200, 2);
+
+      // Sockets: three on the first instance are the user's cap on the second too. The second's own
+      // count is 0, so the socket is upgraded, then closed with 4429 before its handshake.
+      List<StreamClient> open = new ArrayList<>();
+      try {
+        for (String device : List.of("a", "b", "c")) {
+          open.add(StreamClient.withHeader(app.httpPort(), EndToEnd.token(app, 153, device)));
+          open.get(open.size() - 1).next(StreamClient.ofType("sync"), WAIT);
+        }
+        try (StreamClient fourth = StreamClient.withHeader(second.httpPort(), EndToEnd.token(app, 153, "d"))) {
+          assertThat(fourth.closeCode(WAIT)).isEqualTo(4429);
+        }
+      } finally {
+        open.forEach(StreamClient::close);
+      }
     }
+  }
+
+  private static void assertUpgradeRefused(SeqsyncApp to, long userId, String deviceId) {
+    assertThatThrownBy(() -> StreamClient.withHeader(to.httpPort(), EndToEnd.token(app, userId, deviceId)).close())
+        .hasRootCauseInstanceOf(WebSocketHandshakeException.class).rootCause()
+        .satisfies(refused -> assertThat(((WebSocketHandshakeException) refused).getResponse().statusCode()).isEqualTo(429));
   }
 
   // Calls until the first 429 or max calls.

@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.function.Function;
 
 /**
  * Reads {@link SeqsyncConfig}. Each setting has a property name ({@code kafka.bootstrap-servers})
@@ -130,12 +131,7 @@ public final class ConfigLoader {
   }
 
   private double decimal(String name, double fallback) {
-    Optional<String> value = optional(name);
-    try {
-      return value.isPresent() ? Double.parseDouble(value.get()) : fallback;
-    } catch (NumberFormatException e) {
-      throw new ConfigException(name + " must be a number, got '" + value.get() + "'");
-    }
+    return number(name, fallback, Double::parseDouble, "a number");
   }
 
   private KafkaSecurity kafkaSecurity() {
@@ -187,11 +183,15 @@ public final class ConfigLoader {
   }
 
   private int integer(String name, int fallback) {
+    return number(name, fallback, Integer::parseInt, "an integer");
+  }
+
+  private <T> T number(String name, T fallback, Function<String, T> parse, String what) {
     Optional<String> value = optional(name);
     try {
-      return value.isPresent() ? Integer.parseInt(value.get()) : fallback;
+      return value.isPresent() ? parse.apply(value.get()) : fallback;
     } catch (NumberFormatException e) {
-      throw new ConfigException(name + " must be an integer, got '" + value.get() + "'");
+      throw new ConfigException(name + " must be " + what + ", got '" + value.get() + "'");
     }
   }
 

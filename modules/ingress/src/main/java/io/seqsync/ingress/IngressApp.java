@@ -211,7 +211,9 @@ public final class IngressApp implements AutoCloseable {
       // Every /v1 path, served or not, answers 401 without a valid token first (a route checks it
       // again, answered from memory: VerifiedTokens).
       config.routes.before("/v1/*", ctx -> checkToken(authentication, ctx));
-      config.routes.wsBeforeUpgrade(Authentication.STREAM_PATH, ctx -> checkToken(authentication, ctx));
+      // A socket over the user's limits is refused before its upgrade: the cheapest refusal there is.
+      config.routes.wsBeforeUpgrade(Authentication.STREAM_PATH,
+          ctx -> stream.admitUpgrade(checkToken(authentication, ctx)));
 
       JavalinRoutes api = new JavalinRoutes(config.routes);
       // GET and POST /v1/conversations/{convId}/messages: the fast path, in front of these routes.
@@ -260,9 +262,9 @@ public final class IngressApp implements AutoCloseable {
     });
   }
 
-  private static void checkToken(Authentication authentication, Context ctx) {
+  private static Caller checkToken(Authentication authentication, Context ctx) {
     String queryToken = ctx.path().equals(Authentication.STREAM_PATH) ? ctx.queryParam("access_token") : null;
-    authentication.verify(ctx.header("Authorization"), queryToken);
+    return authentication.verify(ctx.header("Authorization"), queryToken);
   }
 
   // A caller's endpoint that answers at once (typed here, where the lanes wrap it).

@@ -25,6 +25,8 @@ public final class SocketLimits implements AutoCloseable {
   /** The limit a refused socket is counted as. */
   static final String SOCKETS_USER = "sockets_user";
   static final long REFRESH_SECONDS = 30;
+  // A socket frees when the user closes one: no time to tell, so a retry after a few seconds.
+  private static final long REFUSED_RETRY_MICROS = TimeUnit.SECONDS.toMicros(5);
   static final long EXPIRY_MILLIS = TimeUnit.SECONDS.toMillis(3 * REFRESH_SECONDS);
 
   /** An open socket: its id (unique across instances), who holds it, and how to close it as replaced. */
@@ -77,6 +79,19 @@ public final class SocketLimits implements AutoCloseable {
     }
     replaced.forEach(old -> old.replace().run());
     return true;
+  }
+
+  /**
+   * Before a socket's upgrade, from this instance's count alone (no Redis): the 429 when the user
+   * holds the cap here already, not counting a socket of the same device (which it would replace).
+   */
+  public void requireRoom(Caller caller) {
+    List<Socket> held = byUser.getOrDefault(caller.userId(), List.of());
+    long others = held.stream().filter(socket -> !socket.caller().deviceId().equals(caller.deviceId())).count();
+    if (others >= perUser) {
+      throw limiter.refusal(SOCKETS_USER, REFUSED_RETRY_MICROS,
+          "this user holds as many push sockets as allowed; close one, or retry after the Retry-After seconds");
+    }
   }
 
   /** The socket closed (or was refused): it no longer counts. */

@@ -46,9 +46,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * when the token expires, and at once ({@code token_revoked}) when its device signs out, on
  * whichever instance holds it.
  *
- * <p>Limits (docs/api.md, "Limits"), checked before anything else: a socket past the user's cap, or
- * opened faster than the user's rate of openings, is closed with {@link #TOO_MANY_SOCKETS} before
- * its handshake runs; a newer socket of the same
+ * <p>Limits (docs/api.md, "Limits"), checked before anything else: a socket opened faster than
+ * the user's rate of openings, or past the user's cap on this instance, is refused before its
+ * upgrade with 429 ({@link #admitUpgrade}); past the cap across instances (Redis), it is closed
+ * with {@link #TOO_MANY_SOCKETS} before its handshake runs; a newer socket of the same
  * device closes the older one with {@link #REPLACED}. A frame over the socket's rate gets an error
  * frame {@code rate_limited} with {@code retryAfterMs} and changes nothing; a socket that sends
  * {@link #REFUSED_IN_A_ROW} frames in a row past it is closed with 1008 (policy violation). Ack and
@@ -102,6 +103,16 @@ public final class StreamEndpoint {
     revocations.addListener(this::revoked);
   }
 
+  /**
+   * Before the upgrade: the user's rate of socket openings (each costs a handshake, whether the
+   * socket replaces another or not) and this instance's count of their sockets; a 429
+   * {@code rate_limited} {@link ApiException} when either is used up.
+   */
+  public void admitUpgrade(Caller caller) {
+    limiter.check(Limit.SOCKET, caller);
+    socketLimits.requireRoom(caller);
+  }
+
   public void configure(WsConfig ws) {
     ws.onConnect(this::connected);
     ws.onMessage(this::received);
@@ -118,7 +129,7 @@ public final class StreamEndpoint {
     ctx.disableAutomaticPings();
     SocketLimits.Socket socket =
         new SocketLimits.Socket(ctx.sessionId(), caller, () -> ctx.closeSession(REPLACED, "replaced"));
-    if (!opens(caller) || !socketLimits.open(socket)) {
+    if (!socketLimits.open(socket)) {
       ctx.closeSession(TOO_MANY_SOCKETS, "too_many_sockets");
       return;
     }
@@ -133,16 +144,6 @@ public final class StreamEndpoint {
       ApiException refused = ErrorHandling.error(failure, "GET", "/v1/stream");
       closed(ctx);
       ctx.closeSession(refused.status() == 503 ? TRY_AGAIN_LATER : INTERNAL_ERROR, refused.code());
-    }
-  }
-
-  // The user's socket openings: each costs a handshake, whether the socket replaces another or not.
-  private boolean opens(Caller caller) {
-    try {
-      limiter.check(Limit.SOCKET, caller);
-      return true;
-    } catch (ApiException tooMany) {
-      return false;
     }
   }
 
