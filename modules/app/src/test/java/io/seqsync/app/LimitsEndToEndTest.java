@@ -217,8 +217,8 @@ class LimitsEndToEndTest {
 
   private static void assertUpgradeRefused(SeqsyncApp to, long userId, String deviceId) {
     assertThatThrownBy(() -> StreamClient.withHeader(to.httpPort(), EndToEnd.token(app, userId, deviceId)).close())
-        .hasRootCauseInstanceOf(WebSocketHandshakeException.class).rootCause()
-        .satisfies(refused -> assertThat(((WebSocketHandshakeException) refused).getResponse().statusCode()).isEqualTo(429));
+        .cause().isInstanceOfSatisfying(WebSocketHandshakeException.class,
+            refused -> assertThat(refused.getResponse().statusCode()).isEqualTo(429));
   }
 
   // Calls until the first 429 or max calls.

@@ -155,10 +155,13 @@ public final class IngressApp implements AutoCloseable {
         new OpsDashboard(new LiveFigures(registry, observability.monitor()), stores.delivery(), settings.deliveryCache(),
             Clock.systemUTC());
     HttpMetrics metrics = new HttpMetrics(registry);
+    // The routes that write, each with the limit it draws from (docs/api.md, "Limits").
+    BiFunction<Limit, Endpoint<Caller>, Route<Caller>> limited =
+        (limit, endpoint) -> Route.of(authentication, limiter.guard(limit, endpoint));
     this.stream = new StreamEndpoint(authentication, access, publisher, syncs, pushes, fetchGuard, limiter, socketLimits,
         revocations);
     JettyFastPath fastPath = new JettyFastPath(MessageEndpoints.MESSAGES,
-        Route.of(authentication, conversation::page), Route.of(authentication, limiter.guard(Limit.SEND, conversation::send)),
+        Route.of(authentication, conversation::page), limited.apply(Limit.SEND, conversation::send),
         // A limit kept in Redis is a round trip: not on the selector thread.
         convId -> !limiter.waitsForRedis() && conversation.sendsWithoutBlocking(convId),
         Math.toIntExact(settings.maxRequestBytes()), metrics);
@@ -217,25 +220,24 @@ public final class IngressApp implements AutoCloseable {
 
       JavalinRoutes api = new JavalinRoutes(config.routes);
       // GET and POST /v1/conversations/{convId}/messages: the fast path, in front of these routes.
-      api.post("/v1/conversations/{convId}/messages/{seq}/recall", Route.of(authentication, limiter.guard(Limit.SEND, conversation::recall)));
+      api.post("/v1/conversations/{convId}/messages/{seq}/recall", limited.apply(Limit.SEND, conversation::recall));
       api.get("/v1/conversations", Route.of(authentication, fetchGuard.firstScreen(now(conversationList::list))));
       api.get("/v1/conversations/{convId}", Route.of(authentication, fetchGuard.firstScreen(now(positions::activation))));
-      api.put("/v1/conversations/{convId}/draft", Route.of(authentication, limiter.guard(Limit.DRAFT, drafts::draft)));
-      api.post("/v1/acks", Route.of(authentication, limiter.guard(Limit.POSITION, positions::acks)));
-      api.post("/v1/reads", Route.of(authentication, limiter.guard(Limit.POSITION, positions::read)));
+      api.put("/v1/conversations/{convId}/draft", limited.apply(Limit.DRAFT, drafts::draft));
+      api.post("/v1/acks", limited.apply(Limit.POSITION, positions::acks));
+      api.post("/v1/reads", limited.apply(Limit.POSITION, positions::read));
       api.post("/v1/sync", Route.of(authentication, fetchGuard.firstScreen(now(handshake::sync))));
-      api.post("/v1/groups", Route.of(authentication, limiter.guard(Limit.GROUP, groups::create)));
-      api.post("/v1/conversations/{convId}/members", Route.of(authentication, limiter.guard(Limit.GROUP, groups::changeMembers)));
-      api.post("/v1/conversations/{convId}/leave", Route.of(authentication, limiter.guard(Limit.GROUP, groups::leave)));
-      api.put("/v1/conversations/{convId}/roles/{userId}", Route.of(authentication, limiter.guard(Limit.GROUP, groupRoles::role)));
-      api.put("/v1/conversations/{convId}/settings",
-          Route.of(authentication, limiter.guard(Limit.GROUP, groupRoles::settings)));
+      api.post("/v1/groups", limited.apply(Limit.GROUP, groups::create));
+      api.post("/v1/conversations/{convId}/members", limited.apply(Limit.GROUP, groups::changeMembers));
+      api.post("/v1/conversations/{convId}/leave", limited.apply(Limit.GROUP, groups::leave));
+      api.put("/v1/conversations/{convId}/roles/{userId}", limited.apply(Limit.GROUP, groupRoles::role));
+      api.put("/v1/conversations/{convId}/settings", limited.apply(Limit.GROUP, groupRoles::settings));
       api.get("/v1/blocks", Route.of(authentication, now(blocks::list)));
-      api.put("/v1/blocks/{userId}", Route.of(authentication, limiter.guard(Limit.GROUP, blocks::block)));
-      api.delete("/v1/blocks/{userId}", Route.of(authentication, limiter.guard(Limit.GROUP, blocks::unblock)));
+      api.put("/v1/blocks/{userId}", limited.apply(Limit.GROUP, blocks::block));
+      api.delete("/v1/blocks/{userId}", limited.apply(Limit.GROUP, blocks::unblock));
       api.get("/v1/archive/messages", Route.of(authentication, fetchGuard.paging(now(archive::messages))));
-      api.post("/v1/telemetry/rendered", Route.of(authentication, limiter.guard(Limit.TELEMETRY, delivery::rendered)));
-      api.post("/v1/telemetry/failures", Route.of(authentication, limiter.guard(Limit.TELEMETRY, delivery::failures)));
+      api.post("/v1/telemetry/rendered", limited.apply(Limit.TELEMETRY, delivery::rendered));
+      api.post("/v1/telemetry/failures", limited.apply(Limit.TELEMETRY, delivery::failures));
       api.post("/v1/sign-out", Route.of(authentication, now(signOut::signOut)));
       config.routes.ws(Authentication.STREAM_PATH, stream::configure);
       api.get("/health", Route.open(health::basic));
