@@ -26,3 +26,4 @@ while (running) {
   await new Promise((resolve) => setTimeout(resolve, pauseMs));
 }
 parentPort.postMessage(probes);
+parentPort.close(); // nothing more to hear: let the thread end

@@ -73,7 +73,11 @@ async function probe(victim, convId, during) {
   } finally {
     worker.postMessage('stop');
   }
-  return measured;
+  try {
+    return await measured;
+  } finally {
+    await worker.terminate(); // its message port would keep this test's process alive after the last test
+  }
 }
 
 // Opens SOCKETS sockets of one user (a device each), IN_FLIGHT at a time; keeps those the server keeps.
