@@ -12,12 +12,13 @@ import org.jdbi.v3.core.Jdbi;
  */
 public final class ProjectionWipe {
   /** seqsync's tables that are not projections: the signed-out devices, which no topic holds. */
-  public static final List<String> KEPT = List.of("revocations");
+  public static final List<String> KEPT = List.of("revocations", "pushers", "notifier_outbox", "notifier_settled",
+      "notifier_dead_letters");
 
   /** seqsync's projections: its tables but schema_migrations and {@link #KEPT}. */
   public static final List<String> TABLES = List.of("archived_days", "archived_messages", "conversation_members",
       "conversations", "delivery_cases", "device_cursors", "drafts", "message_renders", "messages",
-      "projector_offsets", "read_positions", "seq_anomalies", "blocks");
+      "projector_offsets", "read_positions", "seq_anomalies", "blocks", "conversation_settings");
 
   private ProjectionWipe() {}
 
