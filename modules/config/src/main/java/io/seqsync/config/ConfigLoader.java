@@ -113,7 +113,12 @@ public final class ConfigLoader {
         new SeqsyncConfig.Archive(integer("archive.hot-days", 45), duration("archive.interval", Duration.ofHours(1)),
             duration("archive.read-budget", Duration.ofSeconds(3))),
         new SeqsyncConfig.Health(integer("health.projector-lag-threshold", 10_000)),
-        limits(), new SeqsyncConfig.Groups(integer("groups.max-added-per-request", 100), integer("groups.max-per-user", 1_000)));
+        limits(), new SeqsyncConfig.Groups(integer("groups.max-added-per-request", 100), integer("groups.max-per-user", 1_000)),
+        new SeqsyncConfig.Notify(bool("notify.enabled", true), duration("notify.coalesce-window", Duration.ofSeconds(2)),
+            bool("notify.preview", true), integer("notify.max-attempts", 6),
+            duration("notify.first-backoff", Duration.ofSeconds(1)), duration("notify.max-backoff", Duration.ofMinutes(5)),
+            duration("notify.request-timeout", Duration.ofSeconds(10)), integer("notify.in-flight", 256),
+            string("notify.vapid-subject", "mailto:ops@seqsync.invalid"), integer("notify.pushers-per-user", 20)));
   }
 
   // A person types at most a few messages a second; the bursts let an outbox or a catch-up
