@@ -115,7 +115,7 @@ public final class Liveness implements AutoCloseable {
     }
     JsonNode ids = Json.MAPPER.valueToTree(List.of(users.split(",", -1)));
     List<PresenceTracker.PresenceFrame> answer = new ArrayList<>();
-    readable(caller, ids).forEach((user, seen) -> answer.add(seen.frame(user)));
+    readable(caller, ids).forEach((user, seen) -> answer.add(seen.item(null, user)));
     return Answer.ok(Map.of("presence", answer));
   }
 

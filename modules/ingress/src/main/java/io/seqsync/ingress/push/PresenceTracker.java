@@ -39,7 +39,8 @@ final class PresenceTracker implements AutoCloseable {
   /** A user's presence as others see it. */
   enum Status { ONLINE, AWAY, OFFLINE, UNKNOWN }
 
-  /** A presence frame: lastSeen (ms) only for offline, when known. */
+  /** A presence frame (no type: an HTTP answer's item); lastSeen (ms) only for offline, when known. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
   record PresenceFrame(String type, String userId, String status,
       @JsonInclude(JsonInclude.Include.NON_NULL) Long lastSeen) {}
 
@@ -48,7 +49,11 @@ final class PresenceTracker implements AutoCloseable {
     static final Seen UNKNOWN = new Seen(Status.UNKNOWN, 0);
 
     PresenceFrame frame(long userId) {
-      return new PresenceFrame("presence", Long.toString(userId), status.name().toLowerCase(),
+      return item("presence", userId);
+    }
+
+    PresenceFrame item(String type, long userId) {
+      return new PresenceFrame(type, Long.toString(userId), status.name().toLowerCase(),
           status == Status.OFFLINE && lastSeen > 0 ? lastSeen : null);
     }
   }
