@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { App } from '../lib/app.mjs';
 import { Caller } from '../lib/http.mjs';
 import { libraryClient } from '../lib/clients.mjs';
+import { launchChromium } from '../lib/browser.mjs';
+import { ChatPage } from '../lib/chat-page.mjs';
 
 const TYPING_TIMEOUT_MS = 3000;
 const THROTTLE_MS = 300;
@@ -110,5 +112,35 @@ test('the sender sees a message delivered, then seen', { timeout: 60_000 }, asyn
     await assert.rejects(new Caller(app, 713, 'x').call('GET', `/v1/conversations/${conv}/receipts`), /403/);
   } finally {
     await Promise.all([alice.close(), bob.close()]);
+  }
+});
+
+test('in Chromium: the sender sees ✓ delivered, then ✓✓ seen, the peer online and typing', { timeout: 120_000 }, async () => {
+  const conv = 'd:721:722';
+  await new Caller(app, 722, 'seed').send(conv, 'hi'); // both list the conversation
+  const browser = await launchChromium();
+  try {
+    const [sender, recipient] = await Promise.all([
+      ChatPage.signIn(browser, app, 721, 'desk'), ChatPage.signIn(browser, app, 722, 'laptop')]);
+    await sender.conversation(conv).waitFor();
+    await sender.open(conv);
+    await sender.page.locator('#presence.online').waitFor({ timeout: 10_000 });
+    await sender.send('did you get this?');
+    const mine = sender.page.locator('#messages li.mine[data-seq]', { hasText: 'did you get this?' });
+    // The recipient's page renders it (and so acks it) without opening the conversation: delivered, not seen.
+    await mine.locator('.ticks[data-state="delivered"]').waitFor({ timeout: 10_000 });
+    assert.equal(await mine.locator('.ticks').textContent(), '✓');
+    await sender.screenshot('ticks-delivered');
+
+    await recipient.conversation(conv).waitFor();
+    await recipient.open(conv);
+    await mine.locator('.ticks[data-state="seen"]').waitFor({ timeout: 10_000 });
+    assert.equal(await mine.locator('.ticks').textContent(), '✓✓');
+
+    await recipient.page.locator('#composer textarea').pressSequentially('typing a reply');
+    await sender.page.locator('#typing', { hasText: 'user 722 is typing' }).waitFor({ timeout: 5_000 });
+    await sender.screenshot('ticks-seen-typing');
+  } finally {
+    await browser.close();
   }
 });
