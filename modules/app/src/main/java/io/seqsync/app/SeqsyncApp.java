@@ -24,6 +24,9 @@ import io.seqsync.ingress.ops.OpsMonitor;
 import io.seqsync.ingress.api.AccessControl;
 import io.seqsync.ingress.push.Liveness;
 import io.seqsync.ingress.push.PushHub;
+import io.seqsync.ingress.notify.PushStores;
+import io.seqsync.notifier.push.PushNotifications;
+import io.seqsync.notifier.push.VapidKeys;
 import io.seqsync.ingress.web.DevSignIn;
 import io.seqsync.projector.AnnouncementPublisher;
 import io.seqsync.projector.ConversationIndexer;
@@ -44,6 +47,8 @@ import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.Database;
 import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.GroupQueries;
+import io.seqsync.store.ListSettingsQueries;
+import io.seqsync.store.PusherQueries;
 import io.seqsync.store.MessageQueries;
 import io.seqsync.store.PresenceQueries;
 import io.seqsync.store.RevocationQueries;
@@ -131,6 +136,9 @@ public final class SeqsyncApp implements AutoCloseable {
     DeliveryProjector delivery = own(new DeliveryProjector(kafka, topics.telemetry(), config.delivery().groupId(),
         database, new DeliveryLedger(config.delivery().renderTarget()), config.projector(), registry));
     delivery.start();
+    Optional<VapidKeys> vapid = config.notifications().enabled() ? Optional.of(PushNotifications.vapid(config))
+        : Optional.empty();
+    vapid.ifPresent(keys -> own(PushNotifications.start(config, kafka, topics, database.jdbi(), redis, keys, registry)));
     phases.done("projectors");
     HealthProbes health = own(new HealthProbes(config, kafka, topics, redisHealth, sequencing, projector, delivery, requests));
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()));
@@ -144,7 +152,9 @@ public final class SeqsyncApp implements AutoCloseable {
         new SyncQueries(requests.jdbi(), config.fetch().syncPageSize()), requests.statementTimeouts(),
         new RevocationQueries(requests.jdbi()), new GroupQueries(requests.jdbi()),
         Optional.of(new RedisLimits(own(RedisClients.connect(redisEndpoint, config.limits().redisTimeout())))),
-        new PresenceQueries(requests.jdbi()));
+        new PresenceQueries(requests.jdbi()), new PushStores(new PusherQueries(requests.jdbi()),
+            new ListSettingsQueries(requests.jdbi()), vapid.map(VapidKeys::publicKey),
+            config.notifications().pushersPerUser()));
     Liveness liveness = own(Liveness.start(config.presence(), redis, redisEndpoint, stores.presence(),
         new AccessControl(conversations, stores.messages()), pushes));
     OpsMonitor monitor = own(new OpsMonitor(kafka, topics, config.sequencer().applicationId(), requests.jdbi(),

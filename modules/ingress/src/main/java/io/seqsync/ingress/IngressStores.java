@@ -1,5 +1,6 @@
 package io.seqsync.ingress;
 
+import io.seqsync.ingress.notify.PushStores;
 import io.seqsync.redis.ConversationList;
 import io.seqsync.redis.RedisLimits;
 import io.seqsync.store.ArchiveQueries;
@@ -23,4 +24,4 @@ import java.util.Optional;
 public record IngressStores(MessageQueries messages, ConversationQueries conversations, ConversationList list,
     ArchiveQueries archive, DeliveryQueries delivery, SyncQueries sync, StatementTimeouts statementTimeouts,
     RevocationQueries revocations, GroupQueries groups, Optional<RedisLimits> limits,
-    PresenceQueries presence) {}
+    PresenceQueries presence, PushStores push) {}

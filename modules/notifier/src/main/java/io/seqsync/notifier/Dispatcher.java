@@ -139,7 +139,7 @@ final class Dispatcher implements AutoCloseable {
       PendingDelivery delivery = outcome.delivery();
       boolean settled = outcome.verdict() != Verdict.RETRY || delivery.attempts() >= settings.maxAttempts();
       if (settled) {
-        Verdict verdict = outcome.verdict() == Verdict.RETRY ? Verdict.REFUSED : outcome.verdict();
+        Verdict verdict = outcome.verdict() == Verdict.RETRY ? Verdict.GAVE_UP : outcome.verdict();
         metrics.settled(verdict);
         channel.settled(delivery, verdict);
       }

@@ -1,5 +1,7 @@
 package io.seqsync.ingress.api;
 
+import io.seqsync.store.ListEntry;
+import io.seqsync.store.ListSettingsQueries;
 import io.seqsync.ingress.auth.Caller;
 import io.seqsync.ingress.http.Answer;
 import io.seqsync.ingress.http.ApiException;
@@ -13,9 +15,11 @@ public final class ConversationListEndpoint {
   static final int MAX_LIMIT = 100;
 
   private final ConversationList list;
+  private final ListSettingsQueries settings;
 
-  public ConversationListEndpoint(ConversationList list) {
+  public ConversationListEndpoint(ConversationList list, ListSettingsQueries settings) {
     this.list = list;
+    this.settings = settings;
   }
 
   public Answer list(Caller caller, ApiRequest request) {
@@ -23,7 +27,9 @@ public final class ConversationListEndpoint {
     String cursorText = request.queryParam("cursor");
     ListCursor cursor = cursorText == null ? null : ListCursor.parse(cursorText).orElseThrow(() ->
         ApiException.badRequest("invalid_parameter", "cursor must be the next value of an earlier page"));
-    return Answer.ok(Views.ConversationPage.of(list.page(caller.userId(), limit, cursor)));
+    ConversationList.Page page = list.page(caller.userId(), limit, cursor);
+    return Answer.ok(Views.ConversationPage.of(page, settings.of(caller.userId(),
+        page.conversations().stream().map(ListEntry::convId).toList())));
   }
 
   private static int limit(String text) {
