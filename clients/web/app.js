@@ -4,6 +4,7 @@
 import { SeqsyncClient, WebStorageStore, parseToken } from './lib/index.js';
 import { GroupControls } from './groups.js';
 import { installPresence } from './presence.js';
+import { installNotifications, pinnedFirst } from './notifications.js';
 import { MessageViews, renderList, titleOf } from './views.js';
 
 const $ = (selector) => document.querySelector(selector);
@@ -59,7 +60,11 @@ function start(token) {
   $('#chat').hidden = false;
   $('#me').textContent = `User ${me.userId} · ${me.deviceId}`;
 
-  const showList = () => renderList($('#conversations'), client.list(), { me: me.userId, openConvId, onOpen: open });
+  const decorateList = installNotifications(client, { deviceId: me.deviceId, button: $('#enable-push'), report });
+  const showList = () => {
+    renderList($('#conversations'), pinnedFirst(client.list()), { me: me.userId, openConvId, onOpen: open });
+    decorateList($('#conversations'));
+  };
   const atBottom = () => { const s = $('#scroller'); return s.scrollHeight - s.scrollTop - s.clientHeight < 60; };
   const readIfSeen = () => {
     if (openConvId && document.visibilityState === 'visible') client.markRead(openConvId).catch(report);

@@ -50,6 +50,9 @@ export class Conversation {
     this.hasOlder = undefined;
     this.readSeq = 0;
     this.unread = 0;
+    /** The user's list settings (from the list): no push notifications; at the top of the list. */
+    this.muted = false;
+    this.pinned = false;
     /** @type {string | null} */
     this.draft = null;
     /** @type {Map<string, number>} other members' read positions (receipts, R19) */
