@@ -1,13 +1,13 @@
 package io.seqsync.ingress.api;
 
-import io.seqsync.store.ListEntry;
-import io.seqsync.store.ListSettingsQueries;
 import io.seqsync.ingress.auth.Caller;
 import io.seqsync.ingress.http.Answer;
 import io.seqsync.ingress.http.ApiException;
 import io.seqsync.ingress.http.ApiRequest;
 import io.seqsync.redis.ConversationList;
 import io.seqsync.store.ListCursor;
+import io.seqsync.store.ListEntry;
+import io.seqsync.store.ListSettingsQueries;
 
 /** GET /v1/conversations?limit&cursor: the caller's conversation list, most recent first (R20). */
 public final class ConversationListEndpoint {
