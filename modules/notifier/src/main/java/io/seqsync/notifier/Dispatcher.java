@@ -84,6 +84,11 @@ final class Dispatcher implements AutoCloseable {
   }
 
   private List<Outcome> sendAll(List<PendingDelivery> due) {
+    try {
+      channel.prepare(due);
+    } catch (RuntimeException e) {
+      return due.stream().map(delivery -> new Outcome(delivery, Verdict.RETRY, "prepare: " + e)).toList();
+    }
     List<CompletableFuture<Outcome>> sending = new ArrayList<>(due.size());
     for (PendingDelivery delivery : due) {
       sending.add(send(delivery));

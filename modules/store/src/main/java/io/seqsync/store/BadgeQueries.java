@@ -1,5 +1,10 @@
 package io.seqsync.store;
 
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -17,16 +22,30 @@ public final class BadgeQueries {
     this.jdbi = jdbi;
   }
 
-  public Badge of(long userId, String convId) {
-    return jdbi.withHandle(handle -> handle.createQuery("select coalesce(sum(u.unread), 0) as total,"
-            + " coalesce(sum(u.unread) filter (where u.conv_id = :conv), 0) as conversation,"
-            + " coalesce((select latest_seq from conversations where conv_id = :conv), 0) as latest_seq"
-            + " from (select c.conv_id, " + ConversationQueries.UNREAD + " as unread from conversation_members cm"
-            + " join conversations c on c.conv_id = cm.conv_id"
+  /** A user and the conversation a notification is about. */
+  public record Ask(long userId, String convId) {}
+
+  /** The badges of several (user, conversation) pairs in one statement. */
+  public Map<Ask, Badge> of(Collection<Ask> asks) {
+    Map<Ask, Badge> badges = new HashMap<>();
+    if (asks.isEmpty()) {
+      return badges;
+    }
+    List<Ask> distinct = List.copyOf(new LinkedHashSet<>(asks));
+    jdbi.useHandle(handle -> handle.createQuery("select q.user_id, q.conv_id,"
+            + " coalesce(sum(u.unread), 0) as total,"
+            + " coalesce(sum(u.unread) filter (where u.conv_id = q.conv_id), 0) as conversation,"
+            + " coalesce((select latest_seq from conversations where conv_id = q.conv_id), 0) as latest_seq"
+            + " from unnest(:users, :convs) as q(user_id, conv_id)"
+            + " left join lateral (select c.conv_id, " + ConversationQueries.UNREAD.replace(":user", "q.user_id")
+            + " as unread from conversation_members cm join conversations c on c.conv_id = cm.conv_id"
             + " left join read_positions rp on rp.user_id = cm.user_id and rp.conv_id = c.conv_id"
-            + " where cm.user_id = :user) u")
-        .bind("user", userId).bind("conv", convId)
-        .map((rs, ctx) -> new Badge(rs.getLong("total"), rs.getLong("conversation"), rs.getLong("latest_seq")))
-        .one());
+            + " where cm.user_id = q.user_id) u on true group by q.user_id, q.conv_id")
+        .bindArray("users", Long.class, distinct.stream().map(Ask::userId).toList())
+        .bindArray("convs", String.class, distinct.stream().map(Ask::convId).toList())
+        .map((rs, ctx) -> Map.entry(new Ask(rs.getLong("user_id"), rs.getString("conv_id")),
+            new Badge(rs.getLong("total"), rs.getLong("conversation"), rs.getLong("latest_seq"))))
+        .forEach(entry -> badges.put(entry.getKey(), entry.getValue())));
+    return badges;
   }
 }

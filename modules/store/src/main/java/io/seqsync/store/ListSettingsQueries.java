@@ -2,7 +2,10 @@ package io.seqsync.store;
 
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -19,6 +22,20 @@ public final class ListSettingsQueries {
 
   public ListSettingsQueries(Jdbi jdbi) {
     this.jdbi = jdbi;
+  }
+
+  /** Of the (user, conversation) pairs, given as two lists of one length, those the user muted: "userId convId" each. */
+  public Set<String> muted(List<Long> userIds, List<String> convIds) {
+    Set<String> muted = new HashSet<>();
+    if (!userIds.isEmpty()) {
+      jdbi.useHandle(handle -> handle.createQuery("select s.user_id, s.conv_id from conversation_settings s"
+              + " join unnest(:users, :convs) as q(user_id, conv_id) on q.user_id = s.user_id and q.conv_id = s.conv_id"
+              + " where s.muted")
+          .bindArray("users", Long.class, userIds).bindArray("convs", String.class, convIds)
+          .map((rs, ctx) -> rs.getLong("user_id") + " " + rs.getString("conv_id"))
+          .forEach(muted::add));
+    }
+    return muted;
   }
 
   /** The user's settings of those conversations that have any (others are {@link ListSettings#DEFAULT}). */

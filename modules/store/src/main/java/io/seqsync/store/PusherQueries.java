@@ -1,6 +1,9 @@
 package io.seqsync.store;
 
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jdbi.v3.core.Jdbi;
 
@@ -51,6 +54,17 @@ public final class PusherQueries {
   public Optional<Pusher> byId(long pusherId) {
     return jdbi.withHandle(handle -> handle.createQuery("select " + COLUMNS + " from pushers where pusher_id = :id")
         .bind("id", pusherId).map((rs, ctx) -> read(rs)).findOne());
+  }
+
+  /** The pushers of those ids that exist. */
+  public Map<Long, Pusher> byIds(Collection<Long> pusherIds) {
+    Map<Long, Pusher> found = new HashMap<>();
+    if (!pusherIds.isEmpty()) {
+      jdbi.useHandle(handle -> handle.createQuery("select " + COLUMNS + " from pushers where pusher_id = any(:ids)")
+          .bindArray("ids", Long.class, pusherIds).map((rs, ctx) -> read(rs))
+          .forEach(pusher -> found.put(pusher.pusherId(), pusher)));
+    }
+    return found;
   }
 
   /** Removes the device's pusher; false when it has none of that id. */

@@ -41,6 +41,8 @@ public final class PushChannel implements DeliveryChannel {
   private final BadgeQueries badges;
   private final Optional<SocketRegistry> sockets;
   private final GatewayRequests requests;
+  // The dispatcher's batch: prepared and read on its thread only.
+  private PushLookups prepared;
 
   public PushChannel(Duration coalesceWindow, boolean preview, PusherQueries pushers, ListSettingsQueries settings,
       BadgeQueries badges, Optional<SocketRegistry> sockets, VapidKeys vapid) {
@@ -69,37 +71,31 @@ public final class PushChannel implements DeliveryChannel {
   }
 
   @Override
+  public void prepare(List<PendingDelivery> due) {
+    prepared = lookups(due);
+  }
+
+  @Override
   public Optional<HttpRequest> request(PendingDelivery delivery) {
     PlannedNotification planned = PlannedNotification.of(delivery.payload());
-    Optional<PusherQueries.Pusher> pusher = pushers.byId(planned.pusherId());
-    if (pusher.isEmpty() || watching(planned)) {
+    PushLookups lookups = prepared != null && prepared.pushers().containsKey(planned.pusherId()) ? prepared
+        : lookups(List.of(delivery));
+    PusherQueries.Pusher pusher = lookups.pushers().get(planned.pusherId());
+    if (pusher == null || lookups.watching(planned) || (planned.isMessage() && lookups.muted(planned))) {
       return Optional.empty();
     }
-    if (planned.isMessage() && settings.of(planned.userId(), List.of(planned.convId()))
-        .getOrDefault(planned.convId(), ListSettingsQueries.ListSettings.DEFAULT).muted()) {
-      return Optional.empty();
-    }
-    BadgeQueries.Badge badge = badges.of(planned.userId(), planned.convId());
+    BadgeQueries.Badge badge = lookups.badge(planned);
     if (planned.isMessage() && badge.latestSeq() < planned.seq()) {
       // The notifier read the event before the projector stored it: its badge would be short. Try again.
       throw new IllegalStateException("message " + planned.convId() + "/" + planned.seq() + " not projected yet");
     }
     boolean stillUnread = planned.isMessage() && badge.conversation() > 0;
-    return Optional.of(requests.request(pusher.get(), planned, stillUnread, badge));
+    return Optional.of(requests.request(pusher, planned, stillUnread, badge));
   }
 
-  // Connected with a visible socket: the push stream shows it, and the user is looking.
-  private boolean watching(PlannedNotification planned) {
-    if (sockets.isEmpty()) {
-      return false;
-    }
-    try {
-      Boolean hidden = sockets.get().liveDevices(planned.userId()).get(planned.deviceId());
-      return hidden != null && !hidden;
-    } catch (RuntimeException e) {
-      log.debug("presence unknown for user {}: notifying", planned.userId(), e);
-      return false;
-    }
+  private PushLookups lookups(List<PendingDelivery> due) {
+    return PushLookups.of(due.stream().map(delivery -> PlannedNotification.of(delivery.payload())).toList(),
+        pushers, settings, badges, sockets);
   }
 
   @Override
