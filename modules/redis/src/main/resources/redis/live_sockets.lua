@@ -3,7 +3,8 @@
 -- seen with no live socket. A device whose last beat is older than the ttl is dropped (its
 -- instance died), its beat kept as the last seen time. Then the operation:
 --   open   the socket takes the device's field (a newer socket of a device replaces the older one)
---   beat   the socket's beat and hidden flag, only if the field is still this socket's
+--   beat   the socket's beat and hidden flag, unless another socket took the device (a field
+--          lost with Redis's data is written again)
 --   close  the field removed, only if it is still this socket's
 -- KEYS: the user's hash. ARGV: op, now (ms), ttl (ms), device id, socket id, hidden (0/1),
 -- retention (ms: how long the hash outlives its last write, for the last seen time).
@@ -38,7 +39,7 @@ local liveBefore, visibleBefore = count()
 local value = now .. '|' .. hidden .. '|' .. socket
 local current = redis.call('HGET', key, device)
 local mine = current and string.sub(current, -(#socket + 1)) == '|' .. socket
-if op == 'open' or (op == 'beat' and mine) then
+if op == 'open' or (op == 'beat' and (mine or not current)) then
   redis.call('HSET', key, device, value)
 elseif op == 'close' and mine then
   redis.call('HDEL', key, device)

@@ -234,6 +234,7 @@ final class PresenceTracker implements AutoCloseable {
   private void beat() {
     try {
       long now = System.currentTimeMillis();
+      lastPublished.values().removeIf(at -> at < now - throttleMillis);
       registry.refresh(new ArrayList<>(local.values()), now).forEach(this::schedulePublish);
       List<Long> online = lastTold.entrySet().stream()
           .filter(entry -> entry.getValue().status() == Status.ONLINE || entry.getValue().status() == Status.AWAY)
