@@ -127,6 +127,9 @@ final class PresenceTracker implements AutoCloseable {
       watchers.computeIfAbsent(user, u -> ConcurrentHashMap.newKeySet()).add(connection);
       lastTold.putIfAbsent(user, seen.get(user));
     });
+    if (!local.containsKey(connection.id) && watching.remove(connection.id) != null) {
+      sharing.forEach(user -> unwatch(user, connection)); // it closed meanwhile
+    }
     return seen;
   }
 
