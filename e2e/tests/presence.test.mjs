@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { App } from '../lib/app.mjs';
-import { Caller } from '../lib/http.mjs';
+import { Caller, eventually } from '../lib/http.mjs';
 import { libraryClient } from '../lib/clients.mjs';
 import { launchChromium } from '../lib/browser.mjs';
 import { ChatPage } from '../lib/chat-page.mjs';
@@ -113,6 +113,17 @@ test('the sender sees a message delivered, then seen', { timeout: 60_000 }, asyn
     await fresh.loadReceipts(conv);
     assert.deepEqual(fresh.messageReceipts(conv, sent.seq, '711'), { delivered: 1, seen: 1, of: 1 });
     await assert.rejects(new Caller(app, 713, 'x').call('GET', `/v1/conversations/${conv}/receipts`), /403/);
+
+    // A group counts: of the two other members, one got it, then read it.
+    const group = await alice.createGroup('ticks', ['712', '713']);
+    const toBoth = await alice.send(group, 'to both').committed;
+    await alice.loadReceipts(group);
+    const ticks = () => alice.messageReceipts(group, toBoth.seq, '711');
+    await eventually(async () => ticks(), (r) => r.delivered === 1, { timeoutMs: 10_000, what: 'delivered to one of two' });
+    assert.deepEqual(ticks(), { delivered: 1, seen: 0, of: 2 });
+    await bob.markRead(group, toBoth.seq);
+    await eventually(async () => ticks(), (r) => r.seen === 1, { timeoutMs: 10_000, what: 'seen by one of two' });
+    assert.deepEqual(ticks(), { delivered: 1, seen: 1, of: 2 });
   } finally {
     await Promise.all([alice.close(), bob.close()]);
   }
