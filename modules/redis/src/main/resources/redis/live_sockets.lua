@@ -13,6 +13,7 @@ local key, op = KEYS[1], ARGV[1]
 local now, ttl = tonumber(ARGV[2]), tonumber(ARGV[3])
 local device, socket, hidden = ARGV[4], ARGV[5], ARGV[6]
 
+-- Drops the devices that stopped beating (their last beat becomes @seen); counts the live and visible ones.
 local function count()
   local live, visible, seen = 0, 0, 0
   local all = redis.call('HGETALL', key)
@@ -35,16 +36,27 @@ local function count()
   return live, visible
 end
 
+-- What the device's own field adds to the counts: (live, visible), from its value or nil.
+local function own(value)
+  if not value then return 0, 0 end
+  return 1, (string.match(value, '^%d+|(%d)|') == '0') and 1 or 0
+end
+
 local liveBefore, visibleBefore = count()
-local value = now .. '|' .. hidden .. '|' .. socket
 local current = redis.call('HGET', key, device)
 local mine = current and string.sub(current, -(#socket + 1)) == '|' .. socket
+local after = current
 if op == 'open' or (op == 'beat' and (mine or not current)) then
-  redis.call('HSET', key, device, value)
+  after = now .. '|' .. hidden .. '|' .. socket
+  redis.call('HSET', key, device, after)
 elseif op == 'close' and mine then
+  after = nil
   redis.call('HDEL', key, device)
 end
-local liveAfter, visibleAfter = count()
+local liveWas, visibleWas = own(current)
+local liveIs, visibleIs = own(after)
+local liveAfter = liveBefore - liveWas + liveIs
+local visibleAfter = visibleBefore - visibleWas + visibleIs
 if liveAfter == 0 and liveBefore > 0 then
   redis.call('HSET', key, '@seen', now)
 end
