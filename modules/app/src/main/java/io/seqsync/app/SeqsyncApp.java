@@ -38,6 +38,7 @@ import io.seqsync.redis.ConversationList;
 import io.seqsync.redis.RedisClients;
 import io.seqsync.redis.RedisHealth;
 import io.seqsync.redis.RedisLimits;
+import io.seqsync.redis.SocketRegistry;
 import io.seqsync.sequencer.SequencerService;
 import io.seqsync.store.ArchiveQueries;
 import io.seqsync.store.ConversationQueries;
@@ -145,7 +146,9 @@ public final class SeqsyncApp implements AutoCloseable {
         new RevocationQueries(requests.jdbi()), new GroupQueries(requests.jdbi()),
         Optional.of(new RedisLimits(own(RedisClients.connect(redisEndpoint, config.limits().redisTimeout())))),
         new PresenceQueries(requests.jdbi()));
-    Liveness liveness = own(Liveness.start(config.presence(), redis, redisEndpoint, stores.presence(),
+    // Which devices hold a live push socket, on any instance: presence, and push to devices, read it.
+    SocketRegistry sockets = new SocketRegistry(redis, config.presence().socketTtl());
+    Liveness liveness = own(Liveness.start(config.presence(), sockets, redis, redisEndpoint, stores.presence(),
         new AccessControl(conversations, stores.messages()), pushes));
     OpsMonitor monitor = own(new OpsMonitor(kafka, topics, config.sequencer().applicationId(), requests.jdbi(),
         stores.delivery(), registry)).start();
