@@ -41,7 +41,9 @@ function next(client, name, accept, withinMs) {
 
 test('typing and presence reach the other user within a second and are gone within their timeout', { timeout: 60_000 }, async (t) => {
   const conv = 'd:701:702';
-  await new Caller(app, 701, 'phone').send(conv, 'hello'); // now they share a conversation
+  await new Caller(app, 701, 'phone').send(conv, 'hello'); // now they share a conversation, once it is stored
+  await eventually(() => new Caller(app, 702, 'laptop').call('GET', '/v1/presence?users=701'),
+    (answer) => answer.presence[0].status !== 'unknown', { what: 'the conversation stored' });
   const bob = libraryClient(app, 702, 'laptop');
   const alice = libraryClient(app, 701, 'phone');
   try {
