@@ -1,14 +1,17 @@
 // Typing, presence and delivered receipts (docs/api.md, "Typing and presence", "Receipts") against
 // the real app, through the library on both sides: what one user does reaches the other user's
 // socket within a second, and is gone within its timeout; a sender sees a message delivered (a
-// device of the recipient acked it), then seen (the recipient read it).
+// device of the recipient acked it), then seen (the recipient read it); the same in the web client in
+// Chromium (✓, then ✓✓, the peer's presence dot and typing line); bad frames answered with an error.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import WebSocket from 'ws';
 import { App } from '../lib/app.mjs';
-import { Caller } from '../lib/http.mjs';
+import { Caller, eventually } from '../lib/http.mjs';
 import { libraryClient } from '../lib/clients.mjs';
 import { launchChromium } from '../lib/browser.mjs';
 import { ChatPage } from '../lib/chat-page.mjs';
+import { mintToken } from '../lib/tokens.mjs';
 
 const TYPING_TIMEOUT_MS = 3000;
 const THROTTLE_MS = 300;
@@ -38,7 +41,9 @@ function next(client, name, accept, withinMs) {
 
 test('typing and presence reach the other user within a second and are gone within their timeout', { timeout: 60_000 }, async (t) => {
   const conv = 'd:701:702';
-  await new Caller(app, 701, 'phone').send(conv, 'hello'); // now they share a conversation
+  await new Caller(app, 701, 'phone').send(conv, 'hello'); // now they share a conversation, once it is stored
+  await eventually(() => new Caller(app, 702, 'laptop').call('GET', '/v1/presence?users=701'),
+    (answer) => answer.presence[0].status !== 'unknown', { what: 'the conversation stored' });
   const bob = libraryClient(app, 702, 'laptop');
   const alice = libraryClient(app, 701, 'phone');
   try {
@@ -110,6 +115,17 @@ test('the sender sees a message delivered, then seen', { timeout: 60_000 }, asyn
     await fresh.loadReceipts(conv);
     assert.deepEqual(fresh.messageReceipts(conv, sent.seq, '711'), { delivered: 1, seen: 1, of: 1 });
     await assert.rejects(new Caller(app, 713, 'x').call('GET', `/v1/conversations/${conv}/receipts`), /403/);
+
+    // A group counts: of the two other members, one got it, then read it.
+    const group = await alice.createGroup('ticks', ['712', '713']);
+    const toBoth = await alice.send(group, 'to both').committed;
+    await alice.loadReceipts(group);
+    const ticks = () => alice.messageReceipts(group, toBoth.seq, '711');
+    await eventually(async () => ticks(), (r) => r.delivered === 1, { timeoutMs: 10_000, what: 'delivered to one of two' });
+    assert.deepEqual(ticks(), { delivered: 1, seen: 0, of: 2 });
+    await bob.markRead(group, toBoth.seq);
+    await eventually(async () => ticks(), (r) => r.seen === 1, { timeoutMs: 10_000, what: 'seen by one of two' });
+    assert.deepEqual(ticks(), { delivered: 1, seen: 1, of: 2 });
   } finally {
     await Promise.all([alice.close(), bob.close()]);
   }
@@ -142,5 +158,40 @@ test('in Chromium: the sender sees ✓ delivered, then ✓✓ seen, the peer onl
     await sender.screenshot('ticks-seen-typing');
   } finally {
     await browser.close();
+  }
+});
+
+test('bad typing, visibility and presence frames get an error frame and change nothing', { timeout: 30_000 }, async () => {
+  const socket = new WebSocket(`${app.baseUrl.replace(/^http/, 'ws')}/v1/stream?access_token=${mintToken(app.secret, 731, 'phone')}`);
+  const frames = [];
+  let waiting = null;
+  socket.on('message', (data) => {
+    frames.push(JSON.parse(String(data)));
+    waiting?.();
+  });
+  const nextFrame = async () => {
+    while (frames.length === 0) await new Promise((resolve) => { waiting = resolve; });
+    return frames.shift();
+  };
+  try {
+    assert.equal((await nextFrame()).type, 'sync');
+    const errorOf = async (frame) => {
+      socket.send(JSON.stringify(frame));
+      const answer = await nextFrame();
+      assert.equal(answer.type, 'error', JSON.stringify(frame));
+      return answer.error.code;
+    };
+    assert.equal(await errorOf({ type: 'typing', convId: 'nope' }), 'invalid_conv_id');
+    assert.equal(await errorOf({ type: 'typing', convId: 'd:1:2' }), 'not_a_member');
+    assert.equal(await errorOf({ type: 'typing', convId: 'd:731:732', active: 'yes' }), 'invalid_field');
+    assert.equal(await errorOf({ type: 'visibility' }), 'invalid_field');
+    assert.equal(await errorOf({ type: 'presence', users: [] }), 'invalid_field');
+    assert.equal(await errorOf({ type: 'presence', users: ['0'] }), 'invalid_field');
+    assert.equal(await errorOf({ type: 'presence', users: Array.from({ length: 201 }, (_, i) => String(i + 1)) }), 'too_many_users');
+    // Still served: a ping is answered.
+    socket.send('{"type":"ping"}');
+    assert.equal((await nextFrame()).type, 'pong');
+  } finally {
+    socket.close();
   }
 });

@@ -41,6 +41,7 @@ import io.seqsync.redis.ConversationList;
 import io.seqsync.redis.RedisClients;
 import io.seqsync.redis.RedisHealth;
 import io.seqsync.redis.RedisLimits;
+import io.seqsync.redis.SocketRegistry;
 import io.seqsync.sequencer.SequencerService;
 import io.seqsync.store.ArchiveQueries;
 import io.seqsync.store.ConversationQueries;
@@ -138,7 +139,6 @@ public final class SeqsyncApp implements AutoCloseable {
     delivery.start();
     Optional<VapidKeys> vapid = config.notifications().enabled() ? Optional.of(PushNotifications.vapid(config))
         : Optional.empty();
-    vapid.ifPresent(keys -> own(PushNotifications.start(config, kafka, topics, database.jdbi(), redis, keys, registry)));
     phases.done("projectors");
     HealthProbes health = own(new HealthProbes(config, kafka, topics, redisHealth, sequencing, projector, delivery, requests));
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()));
@@ -155,7 +155,10 @@ public final class SeqsyncApp implements AutoCloseable {
         new PresenceQueries(requests.jdbi()), new PushStores(new PusherQueries(requests.jdbi()),
             new ListSettingsQueries(requests.jdbi()), vapid.map(VapidKeys::publicKey),
             config.notifications().pushersPerUser()));
-    Liveness liveness = own(Liveness.start(config.presence(), redis, redisEndpoint, stores.presence(),
+    // Which devices hold a live push socket, on any instance: presence, and push to devices, read it.
+    SocketRegistry sockets = new SocketRegistry(redis, config.presence().socketTtl());
+    vapid.ifPresent(keys -> own(PushNotifications.start(config, kafka, topics, database.jdbi(), sockets, keys, registry)));
+    Liveness liveness = own(Liveness.start(config.presence(), sockets, redis, redisEndpoint, stores.presence(),
         new AccessControl(conversations, stores.messages()), pushes));
     OpsMonitor monitor = own(new OpsMonitor(kafka, topics, config.sequencer().applicationId(), requests.jdbi(),
         stores.delivery(), registry)).start();

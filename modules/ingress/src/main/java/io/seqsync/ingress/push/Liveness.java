@@ -47,9 +47,12 @@ public final class Liveness implements AutoCloseable {
     this.typing = typing;
   }
 
-  /** Typing and presence through {@code redis} ({@code endpoint}: its subscription), for the sockets of {@code hub}. */
-  public static Liveness start(SeqsyncConfig.Presence settings, UnifiedJedis redis, RedisEndpoint endpoint,
-      PresenceQueries queries, AccessControl access, PushHub hub) {
+  /**
+   * Typing and presence through {@code redis} ({@code endpoint}: its subscription), for the sockets
+   * of {@code hub}, registered in {@code sockets}.
+   */
+  public static Liveness start(SeqsyncConfig.Presence settings, SocketRegistry sockets, UnifiedJedis redis,
+      RedisEndpoint endpoint, PresenceQueries queries, AccessControl access, PushHub hub) {
     PresenceTracker[] tracker = new PresenceTracker[1];
     TypingRelay[] relay = new TypingRelay[1];
     EphemeralChannel channel = new EphemeralChannel(redis, endpoint, line -> {
@@ -61,7 +64,7 @@ public final class Liveness implements AutoCloseable {
       }
     });
     Consumer<String> publish = channel::publish;
-    tracker[0] = new PresenceTracker(new SocketRegistry(redis, settings.socketTtl()), queries, publish, settings.throttle());
+    tracker[0] = new PresenceTracker(sockets, queries, publish, settings.throttle());
     relay[0] = new TypingRelay(access, queries, publish, hub, settings.typingInterval(), settings.typingTimeout());
     return new Liveness(queries, channel, tracker[0], relay[0]);
   }

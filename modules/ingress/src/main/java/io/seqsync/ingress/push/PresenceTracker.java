@@ -127,6 +127,9 @@ final class PresenceTracker implements AutoCloseable {
       watchers.computeIfAbsent(user, u -> ConcurrentHashMap.newKeySet()).add(connection);
       lastTold.putIfAbsent(user, seen.get(user));
     });
+    if (!local.containsKey(connection.id) && watching.remove(connection.id) != null) {
+      sharing.forEach(user -> unwatch(user, connection)); // it closed meanwhile
+    }
     return seen;
   }
 
@@ -234,6 +237,7 @@ final class PresenceTracker implements AutoCloseable {
   private void beat() {
     try {
       long now = System.currentTimeMillis();
+      lastPublished.values().removeIf(at -> at < now - throttleMillis);
       registry.refresh(new ArrayList<>(local.values()), now).forEach(this::schedulePublish);
       List<Long> online = lastTold.entrySet().stream()
           .filter(entry -> entry.getValue().status() == Status.ONLINE || entry.getValue().status() == Status.AWAY)

@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import org.jdbi.v3.core.Jdbi;
-import redis.clients.jedis.UnifiedJedis;
 
 /** Starts the push channel's {@link DeliveryEngine} from the configuration. */
 public final class PushNotifications {
@@ -28,13 +27,13 @@ public final class PushNotifications {
     return VapidKeys.loadOrCreate(config.dataDir().resolve(Path.of(VAPID_FILE)), config.notifications().vapidSubject());
   }
 
-  /** {@code jdbi}: the background pool; {@code redis}: where the live sockets are registered. */
+  /** {@code jdbi}: the background pool; {@code sockets}: the live push sockets, to spare the devices watching. */
   public static DeliveryEngine start(SeqsyncConfig config, KafkaConnection kafka, Topics topics, Jdbi jdbi,
-      UnifiedJedis redis, VapidKeys vapid, MeterRegistry registry) {
+      SocketRegistry sockets, VapidKeys vapid, MeterRegistry registry) {
     SeqsyncConfig.Notify notify = config.notifications();
     PushChannel channel = new PushChannel(notify.coalesceWindow(), notify.preview(), new PusherQueries(jdbi),
         new ListSettingsQueries(jdbi), new BadgeQueries(jdbi),
-        Optional.of(new SocketRegistry(redis, config.presence().socketTtl())), vapid);
+        Optional.of(sockets), vapid);
     DeliverySettings settings = new DeliverySettings(notify.maxAttempts(), notify.firstBackoff(), notify.maxBackoff(),
         notify.requestTimeout(), notify.inFlight(), POLL);
     return DeliveryEngine.start(channel, kafka, topics.events(), jdbi, settings, config.instanceId().orElseThrow(),
