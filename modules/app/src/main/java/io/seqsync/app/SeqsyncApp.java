@@ -44,6 +44,7 @@ import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.GroupQueries;
 import io.seqsync.store.MessageQueries;
 import io.seqsync.store.RevocationQueries;
+import io.seqsync.store.ServerRequestQueries;
 import io.seqsync.store.SyncQueries;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -140,10 +141,12 @@ public final class SeqsyncApp implements AutoCloseable {
         new DeliveryQueries(requests.jdbi(), config.delivery().renderTarget()),
         new SyncQueries(requests.jdbi(), config.fetch().syncPageSize()), requests.statementTimeouts(),
         new RevocationQueries(requests.jdbi()), new GroupQueries(requests.jdbi()),
-        Optional.of(new RedisLimits(own(RedisClients.connect(redisEndpoint, config.limits().redisTimeout())))));
+        Optional.of(new RedisLimits(own(RedisClients.connect(redisEndpoint, config.limits().redisTimeout())))),
+        new ServerRequestQueries(requests.jdbi()));
     OpsMonitor monitor = own(new OpsMonitor(kafka, topics, config.sequencer().applicationId(), requests.jdbi(),
         stores.delivery(), registry)).start();
-    BearerTokens bearerTokens = new BearerTokens(tokens, config.auth().identityProvider().map(IdentityProviderTokens::new));
+    BearerTokens bearerTokens = new BearerTokens(tokens, config.auth().identityProvider().map(provider ->
+        new IdentityProviderTokens(provider, config.integrations().serviceClaim(), config.integrations().serviceRole())));
     // The development sign-in only with the development secret (which start-up allows only fully embedded).
     Optional<DevSignIn> devSignIn = config.auth().developmentSecret()
         ? Optional.of(new DevSignIn(tokens, config.auth().demoTokenTtl())) : Optional.empty();

@@ -113,7 +113,8 @@ public final class ConfigLoader {
         new SeqsyncConfig.Archive(integer("archive.hot-days", 45), duration("archive.interval", Duration.ofHours(1)),
             duration("archive.read-budget", Duration.ofSeconds(3))),
         new SeqsyncConfig.Health(integer("health.projector-lag-threshold", 10_000)),
-        limits(), new SeqsyncConfig.Groups(integer("groups.max-added-per-request", 100), integer("groups.max-per-user", 1_000)));
+        limits(), new SeqsyncConfig.Groups(integer("groups.max-added-per-request", 100), integer("groups.max-per-user", 1_000)),
+        Integrations.load(this::optional));
   }
 
   // A person types at most a few messages a second; the bursts let an outbox or a catch-up
@@ -122,7 +123,8 @@ public final class ConfigLoader {
     return new SeqsyncConfig.Limits(rate("send-device", 5, 30), rate("send-user", 10, 60),
         rate("position-device", 20, 200), rate("draft-device", 10, 40), duration("limits.draft.window", Duration.ofSeconds(1)),
         rate("group-user", 1, 20), rate("telemetry-device", 10, 100), rate("frame-socket", 20, 100),
-        rate("socket-user", 2, 20), integer("limits.sockets-per-user", 20), duration("limits.redis-timeout", Duration.ofMillis(50)));
+        rate("socket-user", 2, 20), integer("limits.sockets-per-user", 20), duration("limits.redis-timeout", Duration.ofMillis(50)),
+        rate("server-service", 100, 1000));
   }
 
   private SeqsyncConfig.Limits.Rate rate(String name, double perSecond, int burst) {

@@ -8,6 +8,7 @@ import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.GroupQueries;
 import io.seqsync.store.MessageQueries;
 import io.seqsync.store.RevocationQueries;
+import io.seqsync.store.ServerRequestQueries;
 import io.seqsync.store.StatementTimeouts;
 import io.seqsync.store.SyncQueries;
 import java.util.Optional;
@@ -17,8 +18,9 @@ import java.util.Optional;
  * delivery figures, the handshake's pages, groups' roles and blocks; the count of their statements
  * PostgreSQL cancelled at the statement timeout (all of them run on the requests pool); the
  * signed-out devices, which it writes too; and where the abuse limits are kept across instances
- * (empty: per instance only).
+ * (empty: per instance only); the server API's idempotency keys.
  */
 public record IngressStores(MessageQueries messages, ConversationQueries conversations, ConversationList list,
     ArchiveQueries archive, DeliveryQueries delivery, SyncQueries sync, StatementTimeouts statementTimeouts,
-    RevocationQueries revocations, GroupQueries groups, Optional<RedisLimits> limits) {}
+    RevocationQueries revocations, GroupQueries groups, Optional<RedisLimits> limits,
+    ServerRequestQueries serverRequests) {}

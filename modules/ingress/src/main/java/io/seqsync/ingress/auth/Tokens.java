@@ -32,6 +32,7 @@ public final class Tokens implements TokenVerifier {
 
   static final String DEVICE_CLAIM = "did";
   static final String OPS_CLAIM = "ops";
+  static final String SERVICE_CLAIM = "service";
   private static final String OPERATOR_SUBJECT = "operator";
 
   private final Algorithm algorithm;
@@ -91,10 +92,29 @@ public final class Tokens implements TokenVerifier {
         .sign(algorithm);
   }
 
+  /** A service's token ({@code service: true}, the service's name as {@code sub}, no device) that expires after {@code ttl}. */
+  public String mintService(String name, Duration ttl) {
+    if (ttl.isNegative() || ttl.isZero()) {
+      throw new IllegalArgumentException("ttl must be positive");
+    }
+    if (!ServiceNames.isValid(name)) {
+      throw new IllegalArgumentException(ServiceNames.RULE + ": " + name);
+    }
+    return JWT.create()
+        .withSubject(name)
+        .withClaim(SERVICE_CLAIM, true)
+        .withIssuedAt(Instant.now())
+        .withExpiresAt(Instant.now().plus(ttl))
+        .sign(algorithm);
+  }
+
   @Override
   public VerifiedToken token(String token) {
     return verified.token(token, () -> {
       DecodedJWT jwt = decode(verifier, token);
+      if (!jwt.getClaim(SERVICE_CLAIM).isMissing()) {
+        throw ServiceNames.notAUser();
+      }
       Optional<Long> userId = UserIds.parse(jwt.getSubject());
       String deviceId = jwt.getClaim(DEVICE_CLAIM).asString();
       if (userId.isEmpty() || !DeviceIds.isValid(deviceId)) {
@@ -112,6 +132,13 @@ public final class Tokens implements TokenVerifier {
     Boolean ops = jwt.getClaim(OPS_CLAIM).asBoolean();
     return Boolean.TRUE.equals(ops)
         ? Optional.of(new Operator(jwt.getSubject() == null ? OPERATOR_SUBJECT : jwt.getSubject()))
+        : Optional.empty();
+  }
+
+  @Override
+  public Optional<Service> service(String token) {
+    DecodedJWT jwt = decode(anyVerifier, token);
+    return Boolean.TRUE.equals(jwt.getClaim(SERVICE_CLAIM).asBoolean()) ? ServiceNames.service(jwt.getSubject())
         : Optional.empty();
   }
 
