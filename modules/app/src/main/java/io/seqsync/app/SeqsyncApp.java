@@ -45,6 +45,7 @@ import io.seqsync.store.GroupQueries;
 import io.seqsync.store.MessageQueries;
 import io.seqsync.store.RevocationQueries;
 import io.seqsync.store.ServerRequestQueries;
+import io.seqsync.notifier.webhooks.Webhooks;
 import io.seqsync.store.SyncQueries;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -129,6 +130,8 @@ public final class SeqsyncApp implements AutoCloseable {
     DeliveryProjector delivery = own(new DeliveryProjector(kafka, topics.telemetry(), config.delivery().groupId(),
         database, new DeliveryLedger(config.delivery().renderTarget()), config.projector(), registry));
     delivery.start();
+    config.integrations().webhooks().ifPresent(webhooks -> own(Webhooks.start(webhooks, kafka, topics, database.jdbi(),
+        config, registry)));
     phases.done("projectors");
     HealthProbes health = own(new HealthProbes(config, kafka, topics, redisHealth, sequencing, projector, delivery, requests));
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()));

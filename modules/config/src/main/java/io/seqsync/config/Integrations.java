@@ -41,11 +41,11 @@ public record Integrations(String serviceClaim, String serviceRole, Optional<Pre
 
   /**
    * An endpoint that receives the events of {@code events} (Standard Webhooks, signed with
-   * {@code secret}: {@code whsec_} and base64), from the consumer group {@code groupId}; a delivery
-   * is tried {@code maxAttempts} times, {@code timeout} each, waiting from {@code backoff} doubling
-   * up to a minute between tries, then dead-lettered.
+   * {@code secret}: {@code whsec_} and base64); a delivery is tried {@code maxAttempts} times,
+   * {@code timeout} each, waiting from {@code backoff} doubling up to a minute between tries, then
+   * dead-lettered.
    */
-  public record Webhooks(URI url, String secret, Set<String> events, String groupId, int maxAttempts, Duration timeout,
+  public record Webhooks(URI url, String secret, Set<String> events, int maxAttempts, Duration timeout,
       Duration backoff) {
     public Webhooks {
       SeqsyncConfig.require(EVENT_TYPES.containsAll(events) && !events.isEmpty(),
@@ -53,7 +53,6 @@ public record Integrations(String serviceClaim, String serviceRole, Optional<Pre
       SeqsyncConfig.require(maxAttempts >= 1, "webhooks.max-attempts must be positive");
       SeqsyncConfig.require(timeout.toMillis() >= 1, "webhooks.timeout must be positive");
       SeqsyncConfig.require(!backoff.isNegative(), "webhooks.backoff must not be negative");
-      SeqsyncConfig.require(!groupId.isBlank(), "webhooks.group-id must not be blank");
       SeqsyncConfig.require(secretBytes(secret).length >= 24,
           "webhooks.secret must be whsec_ followed by base64 of 24 to 64 random bytes");
       events = Set.copyOf(events);
@@ -86,7 +85,6 @@ public record Integrations(String serviceClaim, String serviceRole, Optional<Pre
         uri("webhooks.url", url),
         setting.apply("webhooks.secret").orElseThrow(() -> new ConfigException("webhooks.secret is required with webhooks.url")),
         events(setting.apply("webhooks.events").orElse(String.join(",", EVENT_TYPES))),
-        setting.apply("webhooks.group-id").orElse("seqsync-webhooks"),
         integer(setting, "webhooks.max-attempts", 8),
         duration(setting, "webhooks.timeout", Duration.ofSeconds(5)),
         duration(setting, "webhooks.backoff", Duration.ofSeconds(1))));
