@@ -54,7 +54,7 @@ public record Integrations(String serviceClaim, String serviceRole, Optional<Pre
       SeqsyncConfig.require(timeout.toMillis() >= 1, "webhooks.timeout must be positive");
       SeqsyncConfig.require(!backoff.isNegative(), "webhooks.backoff must not be negative");
       SeqsyncConfig.require(secretBytes(secret).length >= 24,
-          "webhooks.secret must be whsec_ followed by base64 of 24 to 64 random bytes");
+          "webhooks.secret must be whsec_ followed by the base64 of at least 24 random bytes");
       events = Set.copyOf(events);
     }
 
