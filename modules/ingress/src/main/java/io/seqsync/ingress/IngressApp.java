@@ -83,7 +83,8 @@ import org.slf4j.LoggerFactory;
  * over the same routes. Every {@code /v1} route needs a bearer token; {@code /health} (and
  * {@code /health/live}, {@code /health/ready}) and {@code /metrics} do not, nor does the web chat
  * client at {@code /} ({@link WebClientFiles}); the ops dashboard ({@code /ops/}, {@code /ops/api/*})
- * and {@code /ops/delivery} need an operator's token. Takes its dependencies ready-made and owns none of them but its HTTP
+ * and {@code /ops/delivery} need an operator's token; the server API ({@code /v1/server/}, {@link ServerApi})
+ * a service's token, which no other route takes. Takes its dependencies ready-made and owns none of them but its HTTP
  * server and worker threads: the caller closes the publisher, the waiter, the database and the
  * registry after {@link #close()}.
  */
