@@ -118,20 +118,20 @@ public record Integrations(String serviceClaim, String serviceRole, Optional<Pre
   }
 
   private static Duration duration(Function<String, Optional<String>> setting, String name, Duration fallback) {
-    Optional<String> value = setting.apply(name);
-    try {
-      return value.map(Durations::parse).orElse(fallback);
-    } catch (IllegalArgumentException e) {
-      throw new ConfigException(name + " must be a duration like 500ms, 30s or PT1S, got '" + value.get() + "'");
-    }
+    return parsed(setting, name, fallback, Durations::parse, "a duration like 500ms, 30s or PT1S");
   }
 
   private static int integer(Function<String, Optional<String>> setting, String name, int fallback) {
+    return parsed(setting, name, fallback, Integer::parseInt, "an integer");
+  }
+
+  private static <T> T parsed(Function<String, Optional<String>> setting, String name, T fallback,
+      Function<String, T> parse, String what) {
     Optional<String> value = setting.apply(name);
     try {
-      return value.map(Integer::parseInt).orElse(fallback);
-    } catch (NumberFormatException e) {
-      throw new ConfigException(name + " must be an integer, got '" + value.get() + "'");
+      return value.map(parse).orElse(fallback);
+    } catch (IllegalArgumentException e) { // NumberFormatException included
+      throw new ConfigException(name + " must be " + what + ", got '" + value.get() + "'");
     }
   }
 }

@@ -78,28 +78,25 @@ public final class Tokens implements TokenVerifier {
 
   /** An operator's token ({@code ops: true}, no user or device) that expires after {@code ttl}. */
   public String mintOperator(Duration ttl) {
-    if (ttl.isNegative() || ttl.isZero()) {
-      throw new IllegalArgumentException("ttl must be positive");
-    }
-    return JWT.create()
-        .withSubject(OPERATOR_SUBJECT)
-        .withClaim(OPS_CLAIM, true)
-        .withIssuedAt(Instant.now())
-        .withExpiresAt(Instant.now().plus(ttl))
-        .sign(algorithm);
+    return mintRole(OPERATOR_SUBJECT, OPS_CLAIM, ttl);
   }
 
   /** A service's token ({@code service: true}, the service's name as {@code sub}, no device) that expires after {@code ttl}. */
   public String mintService(String name, Duration ttl) {
-    if (ttl.isNegative() || ttl.isZero()) {
-      throw new IllegalArgumentException("ttl must be positive");
-    }
     if (!ServiceNames.isValid(name)) {
       throw new IllegalArgumentException(ServiceNames.RULE + ": " + name);
     }
+    return mintRole(name, SERVICE_CLAIM, ttl);
+  }
+
+  // A token of a role ({@code claim: true}) rather than of a user's device.
+  private String mintRole(String subject, String claim, Duration ttl) {
+    if (ttl.isNegative() || ttl.isZero()) {
+      throw new IllegalArgumentException("ttl must be positive");
+    }
     return JWT.create()
-        .withSubject(name)
-        .withClaim(SERVICE_CLAIM, true)
+        .withSubject(subject)
+        .withClaim(claim, true)
         .withIssuedAt(Instant.now())
         .withExpiresAt(Instant.now().plus(ttl))
         .sign(algorithm);
