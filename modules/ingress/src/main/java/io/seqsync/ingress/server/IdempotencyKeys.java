@@ -15,11 +15,13 @@ import java.util.HexFormat;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The server API's {@code Idempotency-Key}: a request that carries one is answered once, and a
  * retry with the same key (same service, same method, path and body) gets that first answer again,
- * with {@code Idempotent-Replayed: true}, for 24 hours ({@link ServerRequestQueries}). Only a
+ * with {@code Idempotent-Replayed: true}, for 24 hours ({@link ServerRequestQueries}; older keys are
+ * deleted every {@value #EXPIRE_EVERY} keys claimed). Only a
  * success (2xx) is kept: after a refusal or a failure the key is given up, and a retry runs anew.
  * The same key with another request is a 422 {@code idempotency_key_reused}; a retry while the
  * first is still running, a 409 {@code request_in_progress}. Without a key a request simply runs
@@ -29,9 +31,12 @@ public final class IdempotencyKeys {
   public static final String HEADER = "Idempotency-Key";
   static final String REPLAYED = "Idempotent-Replayed";
   private static final int MAX_KEY_LENGTH = 255;
+  // Every this many keys claimed, the keys past their window are deleted (one indexed delete, off the request's thread).
+  private static final int EXPIRE_EVERY = 1000;
 
   private final ServerRequestQueries requests;
   private final Executor storing;
+  private final AtomicLong claims = new AtomicLong();
 
   /** {@code storing}: where answers are written to PostgreSQL (not the thread that completes them: a reply listener's). */
   public IdempotencyKeys(ServerRequestQueries requests, Executor storing) {
@@ -48,6 +53,9 @@ public final class IdempotencyKeys {
       }
       String fingerprint = fingerprint(request);
       Optional<Claim> held = requests.claim(service.name(), key.get(), fingerprint);
+      if (claims.incrementAndGet() % EXPIRE_EVERY == 0) {
+        storing.execute(requests::expire);
+      }
       if (held.isPresent()) {
         return CompletableFuture.completedFuture(replay(held.get(), fingerprint));
       }
