@@ -7,6 +7,7 @@ import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.GroupQueries;
 import io.seqsync.store.MessageQueries;
+import io.seqsync.store.PresenceQueries;
 import io.seqsync.store.RevocationQueries;
 import io.seqsync.store.ServerRequestQueries;
 import io.seqsync.store.StatementTimeouts;
@@ -18,9 +19,9 @@ import java.util.Optional;
  * delivery figures, the handshake's pages, groups' roles and blocks; the count of their statements
  * PostgreSQL cancelled at the statement timeout (all of them run on the requests pool); the
  * signed-out devices, which it writes too; and where the abuse limits are kept across instances
- * (empty: per instance only); the server API's idempotency keys.
+ * (empty: per instance only); what presence, typing and receipts read; the server API's idempotency keys.
  */
 public record IngressStores(MessageQueries messages, ConversationQueries conversations, ConversationList list,
     ArchiveQueries archive, DeliveryQueries delivery, SyncQueries sync, StatementTimeouts statementTimeouts,
     RevocationQueries revocations, GroupQueries groups, Optional<RedisLimits> limits,
-    ServerRequestQueries serverRequests) {}
+    PresenceQueries presence, ServerRequestQueries serverRequests) {}

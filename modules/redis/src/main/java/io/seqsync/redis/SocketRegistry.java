@@ -100,9 +100,10 @@ public final class SocketRegistry {
   }
 
   /**
-   * Beats for these sockets (each one still its device's), in one pipeline: an instance calls it
-   * with all its sockets every {@link #beatInterval()}. Returns the users whose presence changed
-   * meanwhile (another device of theirs aged out).
+   * Beats for these sockets, in one pipeline: an instance calls it with all its sockets every
+   * {@link #beatInterval()}. A socket whose device another socket took is left alone; one whose
+   * field is gone (Redis lost its data) is written again. Returns the users whose presence changed
+   * meanwhile (another device of theirs aged out, or they were lost and are back).
    */
   public List<Long> refresh(Collection<Socket> sockets, long nowMillis) {
     List<RedisScript.Queued> queued = new ArrayList<>(sockets.size());

@@ -106,4 +106,16 @@ class SocketRegistryTest {
     assertThat(registry.presence(List.of(user)).get(user).online()).isFalse();
     assertThat(registry.close(alive, now + 2 + TTL.toMillis()).changed()).isFalse();
   }
+
+  @Test
+  void aBeatWritesAgainWhatRedisLost() {
+    long user = USERS.incrementAndGet();
+    SocketRegistry.Socket socket = new SocketRegistry.Socket(user, "phone", "s", false);
+    long now = System.currentTimeMillis();
+    registry.open(socket, now);
+    redis.del(SocketRegistry.key(user)); // as a Redis restarted without its data
+    assertThat(registry.liveDevices(user)).isEmpty();
+    assertThat(registry.refresh(List.of(socket), now + 1)).containsExactly(user);
+    assertThat(registry.liveDevices(user)).isEqualTo(Map.of("phone", false));
+  }
 }
