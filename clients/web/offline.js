@@ -53,7 +53,10 @@ export class OfflineMode {
     this.views = views;
     // Registered after the app's own state listener: offline, this banner wins over "reconnecting".
     client.on('state', () => this.show());
-    client.on('cleared', ({ convId }) => views.list(convId).replaceChildren());
+    client.on('cleared', ({ convId }) => {
+      views.list(convId).replaceChildren(); // opened again, the conversation comes from the server
+      for (const pending of client.pending(convId)) views.showPending(convId, pending);
+    });
     addEventListener('offline', () => {
       this.show();
       client.connection.drop(); // reconnects with a back-off, which fails until the network is back
