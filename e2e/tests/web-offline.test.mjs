@@ -2,7 +2,7 @@
 // IndexedDbStore held to the stores' contract in the page; the shell cached by the service worker
 // and the page installable; a signed-in page reloaded with the network off showing its list and
 // messages from IndexedDB; sends made offline waiting, marked, also across a reload, and delivered
-// once and in order when the network is back; local messages cleared and fetched again, with the
+// once and in order when the network is back, with a recall made meanwhile applied; local messages cleared and fetched again, with the
 // cursor never moving back nor acked past the server's. Playwright's setOffline fails new requests
 // but leaves an open socket up: the client drops it on the browser's `offline` event, and the test
 // checks it did.
@@ -90,6 +90,8 @@ test('a signed-in page reloaded with the network off shows its list and messages
 });
 
 test('messages sent offline wait, marked, across a reload, and are delivered once and in order when the network is back', async () => {
+  // Meanwhile user 2 recalls a message the device shows: applied when the device is back, shown once.
+  await other.call('POST', `/v1/conversations/${CONV}/messages/${HISTORY}/recall`);
   await laptop.send('offline 1');
   await laptop.send('offline 2');
   const waiting = laptop.page.locator('#messages li.pending');
@@ -107,15 +109,17 @@ test('messages sent offline wait, marked, across a reload, and are delivered onc
   await laptop.page.locator('#messages li.pending').waitFor({ state: 'detached', timeout: 30_000 });
   await laptop.page.locator('#banner').waitFor({ state: 'hidden', timeout: 30_000 });
   const committed = (await other.page(CONV, { after: HISTORY })).messages;
-  assert.deepEqual(committed.map((m) => [m.seq, m.content]), [[HISTORY + 1, 'offline 1'], [HISTORY + 2, 'offline 2']]);
+  assert.deepEqual(committed.map((m) => [m.seq, m.type, m.content]),
+    [[HISTORY + 1, 'recall', String(HISTORY)], [HISTORY + 2, 'text', 'offline 1'], [HISTORY + 3, 'text', 'offline 2']]);
+  await laptop.page.locator(`#messages li.recalled[data-seq="${HISTORY}"]`).waitFor({ timeout: 15_000 });
   const shownTexts = await texts();
   for (const text of ['offline 1', 'offline 2']) assert.equal(shownTexts.filter((t) => t === text).length, 1, text);
-  assert.deepEqual(await laptop.shownSeqs(), Array.from({ length: HISTORY + 2 - 10 }, (_, i) => i + 11));
+  assert.deepEqual(await laptop.shownSeqs(), Array.from({ length: HISTORY + 3 - 10 }, (_, i) => i + 11), 'each seq once, in order');
   await shot('3-delivered');
 });
 
 test('cleared local messages are fetched again, the cursor never moving back nor acked past the server\'s', async () => {
-  const latest = HISTORY + 2;
+  const latest = HISTORY + 3;
   await eventually(serverCursor, (seq) => seq === latest, { what: 'the server cursor at the latest' });
   await eventually(storedCursor, (seq) => seq === latest, { what: 'the stored cursor at the latest' });
   const acks = [];

@@ -114,10 +114,10 @@ export class LocalCopy {
     if (!this.enabled || this.shown.has(conv.convId)) return;
     this.shown.add(conv.convId);
     const run = contiguousTop(await this.store.loadMessages(conv.convId, { limit: LOCAL_SCREEN }));
-    if (run.length === 0) return;
+    const top = run.at(-1)?.seq ?? 0;
+    if (top === 0 || top < conv.base - LOCAL_SCREEN) return; // far below the cursor: the server's first screen instead
     this.take(conv, run);
     if (conv.hasOlder === undefined) conv.hasOlder = run[0].seq > 1;
-    const top = run[run.length - 1].seq;
     // Rendered here but never written (the page closed first): fetched as history, below the cursor.
     if (top < conv.base) this.fillBelowCursor(conv, top).catch((error) => this.client.failed(error, 'local fill'));
   }
