@@ -2,6 +2,13 @@
 // modules) from the network when there is one, and from the cache when not, so that a reload
 // without the network still starts the client, which then shows the device's local copy. Only the
 // shell: the API (/v1/...) is never cached here (the library keeps the data, in IndexedDB).
+// One worker serves the page, so the Web Push handlers (push-sw.js) run in it where the client has them.
+try {
+  importScripts('/web/push-sw.js');
+} catch {
+  // a client without push notifications
+}
+
 const CACHE = 'seqsync-shell';
 // What the page needs before it has told the worker what it loaded (the rest: cacheShell in offline.js).
 const CORE = ['/', '/web/app.js', '/web/views.js', '/web/groups.js', '/web/offline.js', '/web/style.css',
