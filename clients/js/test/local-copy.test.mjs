@@ -3,7 +3,7 @@
 // arrives is what the client asked for): the list and a conversation shown from the store with
 // the server away; a restart reconciled with the server (no seq handed twice, a recall applied);
 // local messages cleared or past the retention, and the cursor never moving, nor acked past the
-// server's cursor.
+// server's cursor; a draft typed offline kept.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,7 +15,7 @@ import { SqliteStore } from '../src/sqlite-store.js';
 const CONV = 'g:7';
 const DAY = 24 * 60 * 60 * 1000;
 const folder = mkdtempSync(join(tmpdir(), 'seqsync-local-'));
-test.after(() => process.env.KEEP || rmSync(folder, { recursive: true, force: true }));
+test.after(() => rmSync(folder, { recursive: true, force: true }));
 
 /** The server's side of one group: its committed messages, this device's cursor, the acks it took. */
 class PlayedServer {
@@ -212,5 +212,20 @@ test('messages past the retention are dropped at connect; the cursor stays and t
   assert.equal((await again.store.loadMessages(CONV, { limit: 100 })).length, 20, 'and not kept');
   await again.client.reporter.flush();
   assert.ok(server.acks.every((seq) => seq === 60), `acks ${server.acks}`);
+  await again.close();
+});
+
+test('a draft typed with the server away is kept, marked unsent, and shown after a restart', async () => {
+  const server = new PlayedServer(3);
+  const file = join(folder, 'draft.db');
+  await readEverything(server, file);
+  server.down = true;
+  const typing = await device(server, file, { draftDelayMs: 1 });
+  await typing.client.setDraft(CONV, 'half typed');
+  await typing.close();
+  const again = await device(server, file);
+  assert.equal(again.client.list()[0].draft, 'half typed');
+  assert.deepEqual(await again.store.loadDrafts(), { [CONV]: { text: 'half typed', synced: false } });
+  assert.deepEqual([...again.client.local.unsyncedDrafts], [[CONV, 'half typed']], 'sent once the client is live');
   await again.close();
 });
