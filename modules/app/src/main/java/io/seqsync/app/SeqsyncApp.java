@@ -53,6 +53,8 @@ import io.seqsync.store.PusherQueries;
 import io.seqsync.store.MessageQueries;
 import io.seqsync.store.PresenceQueries;
 import io.seqsync.store.RevocationQueries;
+import io.seqsync.store.ServerRequestQueries;
+import io.seqsync.notifier.webhooks.Webhooks;
 import io.seqsync.store.SyncQueries;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -137,6 +139,8 @@ public final class SeqsyncApp implements AutoCloseable {
     DeliveryProjector delivery = own(new DeliveryProjector(kafka, topics.telemetry(), config.delivery().groupId(),
         database, new DeliveryLedger(config.delivery().renderTarget()), config.projector(), registry));
     delivery.start();
+    config.integrations().webhooks().ifPresent(webhooks -> own(Webhooks.start(webhooks, kafka, topics, database.jdbi(),
+        config, registry)));
     Optional<VapidKeys> vapid = config.notifications().enabled() ? Optional.of(PushNotifications.vapid(config))
         : Optional.empty();
     phases.done("projectors");
@@ -152,9 +156,9 @@ public final class SeqsyncApp implements AutoCloseable {
         new SyncQueries(requests.jdbi(), config.fetch().syncPageSize()), requests.statementTimeouts(),
         new RevocationQueries(requests.jdbi()), new GroupQueries(requests.jdbi()),
         Optional.of(new RedisLimits(own(RedisClients.connect(redisEndpoint, config.limits().redisTimeout())))),
-        new PresenceQueries(requests.jdbi()), new PushStores(new PusherQueries(requests.jdbi()),
-            new ListSettingsQueries(requests.jdbi()), vapid.map(VapidKeys::publicKey),
-            config.notifications().pushersPerUser()));
+        new PresenceQueries(requests.jdbi()), new ServerRequestQueries(requests.jdbi()),
+        new PushStores(new PusherQueries(requests.jdbi()), new ListSettingsQueries(requests.jdbi()),
+            vapid.map(VapidKeys::publicKey), config.notifications().pushersPerUser()));
     // Which devices hold a live push socket, on any instance: presence, and push to devices, read it.
     SocketRegistry sockets = new SocketRegistry(redis, config.presence().socketTtl());
     vapid.ifPresent(keys -> own(PushNotifications.start(config, kafka, topics, database.jdbi(), sockets, keys, registry)));
@@ -162,7 +166,8 @@ public final class SeqsyncApp implements AutoCloseable {
         new AccessControl(conversations, stores.messages()), pushes));
     OpsMonitor monitor = own(new OpsMonitor(kafka, topics, config.sequencer().applicationId(), requests.jdbi(),
         stores.delivery(), registry)).start();
-    BearerTokens bearerTokens = new BearerTokens(tokens, config.auth().identityProvider().map(IdentityProviderTokens::new));
+    BearerTokens bearerTokens = new BearerTokens(tokens, config.auth().identityProvider().map(provider ->
+        new IdentityProviderTokens(provider, config.integrations().serviceClaim(), config.integrations().serviceRole())));
     // The development sign-in only with the development secret (which start-up allows only fully embedded).
     Optional<DevSignIn> devSignIn = config.auth().developmentSecret()
         ? Optional.of(new DevSignIn(tokens, config.auth().demoTokenTtl())) : Optional.empty();

@@ -28,6 +28,7 @@ import io.seqsync.store.PusherQueries;
 import io.seqsync.store.MessageQueries;
 import io.seqsync.store.PresenceQueries;
 import io.seqsync.store.RevocationQueries;
+import io.seqsync.store.ServerRequestQueries;
 import io.seqsync.store.SyncQueries;
 import java.net.URI;
 import java.time.Duration;
@@ -89,11 +90,12 @@ public final class TestApp implements AutoCloseable {
         new DeliveryQueries(requests.jdbi(), config.delivery().renderTarget()),
         new SyncQueries(requests.jdbi(), config.fetch().syncPageSize()), requests.statementTimeouts(),
         new RevocationQueries(requests.jdbi()), new GroupQueries(requests.jdbi()), Optional.empty(),
-        new PresenceQueries(requests.jdbi()), new PushStores(new PusherQueries(requests.jdbi()),
-            new ListSettingsQueries(requests.jdbi()), Optional.empty(), config.notifications().pushersPerUser()));
+        new PresenceQueries(requests.jdbi()), new ServerRequestQueries(requests.jdbi()),
+        new PushStores(new PusherQueries(requests.jdbi()), new ListSettingsQueries(requests.jdbi()), Optional.empty(),
+            config.notifications().pushersPerUser()));
     app = new IngressApp(new IngressSettings("127.0.0.1", 0, replyBudget, maxContentBytes,
         config.sequencer().maxGroupMembers(), config.fetch(), config.http().streamCompression(),
-        config.delivery().figuresCache(), config.limits(), config.groups()),
+        config.delivery().figuresCache(), config.limits(), config.groups(), config.integrations()),
         new CommandChannels(publisher, waiter, Topics.from(config.kafka()).telemetry()), stores, new PushHub(),
         new Identity(tokens, devSignIn ? Optional.of(new DevSignIn(tokens, Duration.ofHours(1))) : Optional.empty()),
         new Observability(registry, monitor(config, stores), List.of()))
