@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
@@ -89,7 +90,7 @@ class DispatcherTest {
       dispatcher.start();
       await(() -> received.contains("c/5"));
       enqueue(channel, delivery("c", 3), delivery("c", 5));
-      sleep(600);
+      LockSupport.parkNanos(Duration.ofMillis(600).toNanos());
     }
 
     assertThat(received).containsExactly("c/5");
@@ -134,16 +135,7 @@ class DispatcherTest {
     long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
     while (!condition.getAsBoolean()) {
       assertThat(System.nanoTime()).as("condition within 20 s").isLessThan(deadline);
-      sleep(20);
-    }
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
+      LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
     }
   }
 
