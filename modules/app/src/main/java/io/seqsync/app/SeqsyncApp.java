@@ -3,6 +3,9 @@ package io.seqsync.app;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.config.Endpoints;
+import io.seqsync.events.AttachmentRules;
+import io.seqsync.ingress.attachments.Uploads;
+import io.seqsync.objects.ObjectStore;
 import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.RedisEndpoint;
 import io.seqsync.config.InstanceId;
@@ -140,7 +143,9 @@ public final class SeqsyncApp implements AutoCloseable {
         new DeliveryQueries(requests.jdbi(), config.delivery().renderTarget()),
         new SyncQueries(requests.jdbi(), config.fetch().syncPageSize()), requests.statementTimeouts(),
         new RevocationQueries(requests.jdbi()), new GroupQueries(requests.jdbi()),
-        Optional.of(new RedisLimits(own(RedisClients.connect(redisEndpoint, config.limits().redisTimeout())))));
+        Optional.of(new RedisLimits(own(RedisClients.connect(redisEndpoint, config.limits().redisTimeout())))),
+        endpoints.objectStore().map(url -> new Uploads(own(ObjectStore.connect(url, config.objectStore())).ensureBucket(),
+            new AttachmentRules(config.sequencer().attachments()))));
     OpsMonitor monitor = own(new OpsMonitor(kafka, topics, config.sequencer().applicationId(), requests.jdbi(),
         stores.delivery(), registry)).start();
     BearerTokens bearerTokens = new BearerTokens(tokens, config.auth().identityProvider().map(IdentityProviderTokens::new));
