@@ -150,7 +150,7 @@ public final class IngressApp implements AutoCloseable {
         new DeliveryEndpoints(access, publisher, commands.telemetry(), stores.delivery(), settings.deliveryCache(),
             Clock.systemUTC());
     ArchiveEndpoint archive = new ArchiveEndpoint(access, stores.archive());
-    WebClientFiles webClient = new WebClientFiles();
+    WebClientFiles webClient = new WebClientFiles(stores.uploads().map(uploads -> uploads.store().origin()));
     this.revocations = new Revocations(stores.revocations(), REVOCATION_POLL);
     Authentication authentication = new Authentication(identity.tokens(), revocations);
     SignOut signOut = new SignOut(revocations, Clock.systemUTC());

@@ -106,6 +106,15 @@ public final class ObjectStore implements AutoCloseable {
     }
   }
 
+  /**
+   * Where presigned URLs point, {@code scheme://host[:port]}: the origin a web page must be allowed
+   * to reach (path-style: the endpoint's; virtual-hosted: the bucket's host name).
+   */
+  public String origin() {
+    URI url = URI.create(downloadUrl("origin", "application/octet-stream", "origin", false).url());
+    return url.getScheme() + "://" + url.getHost() + (url.getPort() == -1 ? "" : ":" + url.getPort());
+  }
+
   public Duration urlTtl() {
     return urlTtl;
   }

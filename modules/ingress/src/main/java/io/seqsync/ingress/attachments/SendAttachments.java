@@ -9,7 +9,7 @@ import io.seqsync.ingress.http.Json;
 import java.util.Optional;
 
 /**
- * The {@code attachment} of a send's body ({@code key}, {@code size}, {@code type}, {@code name},
+ * The {@code attachment} of a send's body ({@code key}, {@code size}, {@code contentType}, {@code name},
  * and for images {@code width} and {@code height}), checked by the sequencer's own rules, so that
  * a send naming another user's object, or one beyond the limits, is a 400 and never reaches Kafka.
  * Thread-safe (immutable).
@@ -32,7 +32,7 @@ public final class SendAttachments {
     }
     Uploads on = uploads.orElseThrow(AttachmentEndpoints::unavailable);
     Attachment attachment = new Attachment(Json.string(fields, "key"), size(fields.get("size")),
-        Json.string(fields, "type"), Json.text(fields, "name"), dimension(fields, "width"), dimension(fields, "height"));
+        Json.string(fields, "contentType"), Json.text(fields, "name"), dimension(fields, "width"), dimension(fields, "height"));
     on.rules().problem(senderId, type, attachment).ifPresent(problem -> {
       throw ApiException.badRequest("invalid_attachment", problem);
     });
