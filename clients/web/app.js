@@ -4,6 +4,7 @@
 import { SeqsyncClient, WebStorageStore, parseToken } from './lib/index.js';
 import { GroupControls } from './groups.js';
 import { attachControls } from './attachments.js';
+import { installPresence } from './presence.js';
 import { MessageViews, renderList, titleOf } from './views.js';
 
 const $ = (selector) => document.querySelector(selector);
@@ -108,6 +109,7 @@ function start(token) {
     showHeader(conv);
     groups.show(conv);
     showList();
+    presence.opened(conv).catch(report);
     await client.open(convId).catch(report);
     if (openConvId !== convId) return;
     showHeader(conv);
@@ -182,6 +184,7 @@ function start(token) {
     location.reload();
   });
   document.addEventListener('visibilitychange', readIfSeen);
+  const presence = installPresence(client, views, { me: me.userId, openConvId: () => openConvId });
   client.connect();
 }
 

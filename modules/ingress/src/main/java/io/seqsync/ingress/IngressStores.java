@@ -8,6 +8,7 @@ import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.GroupQueries;
 import io.seqsync.store.MessageQueries;
+import io.seqsync.store.PresenceQueries;
 import io.seqsync.store.RevocationQueries;
 import io.seqsync.store.StatementTimeouts;
 import io.seqsync.store.SyncQueries;
@@ -18,17 +19,19 @@ import java.util.Optional;
  * delivery figures, the handshake's pages, groups' roles and blocks; the count of their statements
  * PostgreSQL cancelled at the statement timeout (all of them run on the requests pool); the
  * signed-out devices, which it writes too; where the abuse limits are kept across instances
- * (empty: per instance only); and the object store of attachments (empty: attachments off).
+ * (empty: per instance only); what presence, typing and receipts read; and the object store of
+ * attachments (empty: attachments off).
  */
 public record IngressStores(MessageQueries messages, ConversationQueries conversations, ConversationList list,
     ArchiveQueries archive, DeliveryQueries delivery, SyncQueries sync, StatementTimeouts statementTimeouts,
-    RevocationQueries revocations, GroupQueries groups, Optional<RedisLimits> limits, Optional<Uploads> uploads) {
+    RevocationQueries revocations, GroupQueries groups, Optional<RedisLimits> limits,
+    PresenceQueries presence, Optional<Uploads> uploads) {
 
   /** Without an object store: attachments off. */
   public IngressStores(MessageQueries messages, ConversationQueries conversations, ConversationList list,
       ArchiveQueries archive, DeliveryQueries delivery, SyncQueries sync, StatementTimeouts statementTimeouts,
-      RevocationQueries revocations, GroupQueries groups, Optional<RedisLimits> limits) {
+      RevocationQueries revocations, GroupQueries groups, Optional<RedisLimits> limits, PresenceQueries presence) {
     this(messages, conversations, list, archive, delivery, sync, statementTimeouts, revocations, groups, limits,
-        Optional.empty());
+        presence, Optional.empty());
   }
 }
