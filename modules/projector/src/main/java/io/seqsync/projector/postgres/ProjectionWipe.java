@@ -11,7 +11,10 @@ import org.jdbi.v3.core.Jdbi;
  * fails when a migration adds a table neither list names). Stateless.
  */
 public final class ProjectionWipe {
-  /** seqsync's tables that are not projections: the signed-out devices and the users' presence settings, which no topic holds. */
+  /**
+   * seqsync's tables that are not projections: the signed-out devices and the users' presence
+   * settings, which no topic holds.
+   */
   public static final List<String> KEPT = List.of("revocations", "presence_settings");
 
   /** seqsync's projections: its tables but schema_migrations and {@link #KEPT}. */
