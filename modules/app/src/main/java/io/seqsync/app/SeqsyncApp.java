@@ -51,6 +51,8 @@ import io.seqsync.store.GroupQueries;
 import io.seqsync.store.MessageQueries;
 import io.seqsync.store.PresenceQueries;
 import io.seqsync.store.RevocationQueries;
+import io.seqsync.store.ServerRequestQueries;
+import io.seqsync.notifier.webhooks.Webhooks;
 import io.seqsync.store.SyncQueries;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -135,6 +137,8 @@ public final class SeqsyncApp implements AutoCloseable {
     DeliveryProjector delivery = own(new DeliveryProjector(kafka, topics.telemetry(), config.delivery().groupId(),
         database, new DeliveryLedger(config.delivery().renderTarget()), config.projector(), registry));
     delivery.start();
+    config.integrations().webhooks().ifPresent(webhooks -> own(Webhooks.start(webhooks, kafka, topics, database.jdbi(),
+        config, registry)));
     phases.done("projectors");
     HealthProbes health = own(new HealthProbes(config, kafka, topics, redisHealth, sequencing, projector, delivery, requests));
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()));
@@ -148,7 +152,7 @@ public final class SeqsyncApp implements AutoCloseable {
         new SyncQueries(requests.jdbi(), config.fetch().syncPageSize()), requests.statementTimeouts(),
         new RevocationQueries(requests.jdbi()), new GroupQueries(requests.jdbi()),
         Optional.of(new RedisLimits(own(RedisClients.connect(redisEndpoint, config.limits().redisTimeout())))),
-        new PresenceQueries(requests.jdbi()),
+        new PresenceQueries(requests.jdbi()), new ServerRequestQueries(requests.jdbi()),
         endpoints.objectStore().map(url -> new Uploads(own(ObjectStore.connect(url, config.objectStore())).ensureBucket(),
             new AttachmentRules(config.sequencer().attachments()))));
     // Which devices hold a live push socket, on any instance: presence, and push to devices, read it.
@@ -157,7 +161,8 @@ public final class SeqsyncApp implements AutoCloseable {
         new AccessControl(conversations, stores.messages()), pushes));
     OpsMonitor monitor = own(new OpsMonitor(kafka, topics, config.sequencer().applicationId(), requests.jdbi(),
         stores.delivery(), registry)).start();
-    BearerTokens bearerTokens = new BearerTokens(tokens, config.auth().identityProvider().map(IdentityProviderTokens::new));
+    BearerTokens bearerTokens = new BearerTokens(tokens, config.auth().identityProvider().map(provider ->
+        new IdentityProviderTokens(provider, config.integrations().serviceClaim(), config.integrations().serviceRole())));
     // The development sign-in only with the development secret (which start-up allows only fully embedded).
     Optional<DevSignIn> devSignIn = config.auth().developmentSecret()
         ? Optional.of(new DevSignIn(tokens, config.auth().demoTokenTtl())) : Optional.empty();

@@ -10,6 +10,7 @@ import io.seqsync.store.GroupQueries;
 import io.seqsync.store.MessageQueries;
 import io.seqsync.store.PresenceQueries;
 import io.seqsync.store.RevocationQueries;
+import io.seqsync.store.ServerRequestQueries;
 import io.seqsync.store.StatementTimeouts;
 import io.seqsync.store.SyncQueries;
 import java.util.Optional;
@@ -19,19 +20,20 @@ import java.util.Optional;
  * delivery figures, the handshake's pages, groups' roles and blocks; the count of their statements
  * PostgreSQL cancelled at the statement timeout (all of them run on the requests pool); the
  * signed-out devices, which it writes too; where the abuse limits are kept across instances
- * (empty: per instance only); what presence, typing and receipts read; and the object store of
- * attachments (empty: attachments off).
+ * (empty: per instance only); what presence, typing and receipts read; the server API's idempotency
+ * keys; and the object store of attachments (empty: attachments off).
  */
 public record IngressStores(MessageQueries messages, ConversationQueries conversations, ConversationList list,
     ArchiveQueries archive, DeliveryQueries delivery, SyncQueries sync, StatementTimeouts statementTimeouts,
     RevocationQueries revocations, GroupQueries groups, Optional<RedisLimits> limits,
-    PresenceQueries presence, Optional<Uploads> uploads) {
+    PresenceQueries presence, ServerRequestQueries serverRequests, Optional<Uploads> uploads) {
 
   /** Without an object store: attachments off. */
   public IngressStores(MessageQueries messages, ConversationQueries conversations, ConversationList list,
       ArchiveQueries archive, DeliveryQueries delivery, SyncQueries sync, StatementTimeouts statementTimeouts,
-      RevocationQueries revocations, GroupQueries groups, Optional<RedisLimits> limits, PresenceQueries presence) {
+      RevocationQueries revocations, GroupQueries groups, Optional<RedisLimits> limits, PresenceQueries presence,
+      ServerRequestQueries serverRequests) {
     this(messages, conversations, list, archive, delivery, sync, statementTimeouts, revocations, groups, limits,
-        presence, Optional.empty());
+        presence, serverRequests, Optional.empty());
   }
 }
