@@ -3,6 +3,7 @@
 // of the protocol is its business.
 import { SeqsyncClient, parseToken } from './lib/index.js';
 import { GroupControls } from './groups.js';
+import { attachControls } from './attachments.js';
 import { installPresence } from './presence.js';
 import { OfflineMode, cacheShell, deviceStore } from './offline.js';
 import { installNotifications, pinnedFirst } from './notifications.js';
@@ -50,7 +51,8 @@ async function start(token) {
   const me = parseToken(token);
   const client = new SeqsyncClient({ baseUrl: location.origin, token, store: await deviceStore(me) });
   window.seqsync = client; // for the curious, and for tests
-  const views = new MessageViews(me.userId, { recall: (convId, seq) => client.recall(convId, seq).catch(report) });
+  const views = new MessageViews(me.userId, { recall: (convId, seq) => client.recall(convId, seq).catch(report),
+    attachmentUrl: (convId, seq) => client.attachmentUrl(convId, seq) });
   const groups = new GroupControls(client, me.userId, report);
   groups.loadBlocks().catch(report);
   let openConvId = null;
@@ -155,6 +157,9 @@ async function start(token) {
     client.setDraft(openConvId, '');
     $('#scroller').scrollTop = $('#scroller').scrollHeight;
   });
+
+  attachControls({ client, openConvId: () => openConvId, dropZone: $('#conversation'), caption: () => '',
+    onSent: (convId, pending) => views.showPending(convId, pending), onError: report });
 
   $('#new-chat').addEventListener('submit', (event) => {
     event.preventDefault();

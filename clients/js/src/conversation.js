@@ -17,6 +17,7 @@ export const RECALLED_PLACEHOLDER = '[recalled]';
  * @property {string} content
  * @property {number} createTime
  * @property {boolean} recalled
+ * @property {import('./attachments.js').Attachment} [attachment] an image's or file's object (fetch it with attachmentUrl)
  */
 
 /**

@@ -53,6 +53,6 @@ final class LogEvents {
 
   private static Message message(String convId, long seq, long senderId, MessageType type, Instant time) {
     return new Message(seq * 1000 + senderId, convId, seq, senderId, "phone", "m-" + convId + "-" + seq, type,
-        type == MessageType.RECALL ? "1" : "hello", time.toEpochMilli());
+        type == MessageType.RECALL ? "1" : "hello", time.toEpochMilli(), null);
   }
 }

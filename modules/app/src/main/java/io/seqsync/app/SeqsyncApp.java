@@ -3,6 +3,9 @@ package io.seqsync.app;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.config.Endpoints;
+import io.seqsync.events.AttachmentRules;
+import io.seqsync.ingress.attachments.Uploads;
+import io.seqsync.objects.ObjectStore;
 import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.RedisEndpoint;
 import io.seqsync.config.InstanceId;
@@ -157,6 +160,8 @@ public final class SeqsyncApp implements AutoCloseable {
         new RevocationQueries(requests.jdbi()), new GroupQueries(requests.jdbi()),
         Optional.of(new RedisLimits(own(RedisClients.connect(redisEndpoint, config.limits().redisTimeout())))),
         new PresenceQueries(requests.jdbi()), new ServerRequestQueries(requests.jdbi()),
+        endpoints.objectStore().map(url -> new Uploads(own(ObjectStore.connect(url, config.objectStore())).ensureBucket(),
+            new AttachmentRules(config.sequencer().attachments()))),
         new PushStores(new PusherQueries(requests.jdbi()), new ListSettingsQueries(requests.jdbi()),
             vapid.map(VapidKeys::publicKey), config.notifications().pushersPerUser()));
     // Which devices hold a live push socket, on any instance: presence, and push to devices, read it.

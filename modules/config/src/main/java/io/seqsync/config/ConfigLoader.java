@@ -87,7 +87,9 @@ public final class ConfigLoader {
             duration("sequencer.session-timeout", Duration.ofSeconds(10)),
             integer("sequencer.max-content-bytes", 64 * 1024),
             integer("sequencer.max-group-members", 10_000),
-            bool("sequencer.transactional-stores", true)),
+            bool("sequencer.transactional-stores", true),
+            new AttachmentLimits(integer("attachments.max-bytes", AttachmentLimits.DEFAULT_MAX_BYTES),
+                java.util.List.of(string("attachments.types", String.join(",", AttachmentLimits.DEFAULT_TYPES)).split(",")))),
         // With the development secret anyone can mint tokens: reachable from this machine only, unless asked.
         new SeqsyncConfig.Http(string("http.host", optional("auth.secret").isEmpty() ? "127.0.0.1" : "0.0.0.0"),
             integer("http.port", 8080),
@@ -118,11 +120,23 @@ public final class ConfigLoader {
             duration("presence.throttle", Duration.ofSeconds(1)), duration("presence.typing-interval", Duration.ofSeconds(2)),
             duration("presence.typing-timeout", Duration.ofSeconds(6))),
         Integrations.load(this::optional),
+        objectStore(),
         new SeqsyncConfig.Notify(bool("notify.enabled", true), duration("notify.coalesce-window", Duration.ofSeconds(2)),
             bool("notify.preview", true), integer("notify.max-attempts", 6),
             duration("notify.first-backoff", Duration.ofSeconds(1)), duration("notify.max-backoff", Duration.ofMinutes(5)),
             duration("notify.request-timeout", Duration.ofSeconds(10)), integer("notify.in-flight", 256),
             string("notify.vapid-subject", "mailto:ops@seqsync.invalid"), integer("notify.pushers-per-user", 20)));
+  }
+
+  // Unconfigured: the embedded S3 server on any free port, with its own credentials.
+  private ObjectStoreSettings objectStore() {
+    Optional<String> endpoint = optional("s3.endpoint");
+    return new ObjectStoreSettings(endpoint, string("s3.bucket", "seqsync-attachments"),
+        string("s3.region", "us-east-1"),
+        string("s3.access-key", endpoint.isPresent() ? "" : ObjectStoreSettings.EMBEDDED_ACCESS_KEY),
+        string("s3.secret-key", endpoint.isPresent() ? "" : ObjectStoreSettings.EMBEDDED_SECRET_KEY),
+        bool("s3.path-style", endpoint.isEmpty()), integer("s3.embedded-port", 0),
+        duration("attachments.url-ttl", Duration.ofMinutes(5)));
   }
 
   // A person types at most a few messages a second; the bursts let an outbox or a catch-up

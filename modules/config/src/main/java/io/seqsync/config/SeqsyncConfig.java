@@ -17,7 +17,7 @@ import java.util.Optional;
 public record SeqsyncConfig(
     Path dataDir, Optional<String> instanceId, Kafka kafka, Postgres postgres, Redis redis, Sequencer sequencer, Http http, Auth auth,
     Projector projector, Fetch fetch, Delivery delivery, Archive archive, Health health, Limits limits,
-    Groups groups, Presence presence, Integrations integrations, Notify notifications) {
+    Groups groups, Presence presence, Integrations integrations, ObjectStoreSettings objectStore, Notify notifications) {
 
   public SeqsyncConfig {
     // Each lane holds at most its concurrency in connections: together they leave the projector,
@@ -36,7 +36,7 @@ public record SeqsyncConfig(
     Projector named = new Projector(projector.groupId(), Optional.of(projector.instanceId().orElse(instance)),
         projector.maxPollRecords(), projector.sessionTimeout(), projector.retryBackoff());
     return new SeqsyncConfig(dataDir, Optional.of(instance), kafka, postgres, redis, sequencer, http, auth, named,
-        fetch, delivery, archive, health, limits, groups, presence, integrations, notifications);
+        fetch, delivery, archive, health, limits, groups, presence, integrations, objectStore, notifications);
   }
 
   /**
@@ -103,7 +103,8 @@ public record SeqsyncConfig(
   }
 
   /**
-   * The Kafka Streams sequencer, and the limits it enforces (the ingress checks the same ones first).
+   * The Kafka Streams sequencer, and the limits it enforces (the ingress checks the same ones first:
+   * content, group size, attachments).
    * {@code transactionalStores}: Streams' transactional state stores (KIP-892), whose RocksDB holds
    * only committed writes, so a task's state survives an unclean stop instead of being wiped and
    * restored from its changelog (docs/design.md, "Restart").
@@ -116,7 +117,8 @@ public record SeqsyncConfig(
       Duration sessionTimeout,
       int maxContentBytes,
       int maxGroupMembers,
-      boolean transactionalStores) {
+      boolean transactionalStores,
+      AttachmentLimits attachments) {
     public Sequencer {
       require(!applicationId.isBlank(), "sequencer.application-id must not be blank");
       require(!dedupWindow.isNegative() && !dedupWindow.isZero(), "sequencer.dedup-window must be positive");

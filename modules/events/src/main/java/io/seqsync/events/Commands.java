@@ -1,6 +1,7 @@
 package io.seqsync.events;
 
 import io.seqsync.events.model.AckCursor;
+import io.seqsync.events.model.Attachment;
 import io.seqsync.events.model.ChangeGroupSettings;
 import io.seqsync.events.model.ChangeMembership;
 import io.seqsync.events.model.Command;
@@ -22,7 +23,12 @@ import java.util.UUID;
 public record Commands(long userId, String deviceId) {
 
   public Command send(String convId, String clientMsgId, MessageType type, String content) {
-    return command(convId, new SendMessage(clientMsgId, type, content));
+    return send(convId, clientMsgId, type, content, null);
+  }
+
+  /** A send whose message carries an uploaded object ({@code attachment} null: none). */
+  public Command send(String convId, String clientMsgId, MessageType type, String content, Attachment attachment) {
+    return command(convId, new SendMessage(clientMsgId, type, content, attachment));
   }
 
   public Command sendText(String convId, String clientMsgId, String text) {

@@ -46,7 +46,8 @@ public final class SampleRecords {
     Arbitrary<String> text = texts();
     Arbitrary<Long> number = Arbitraries.longs();
     Arbitrary<Object> payload = Arbitraries.oneOf(
-        Combinators.combine(text, Arbitraries.of(MessageType.class), text).as(SendMessage::new),
+        Combinators.combine(text, Arbitraries.of(MessageType.class), text)
+            .as((clientMsgId, type, content) -> new SendMessage(clientMsgId, type, content, null)),
         number.map(RecallMessage::new),
         number.map(AckCursor::new),
         number.map(ReportRead::new),
@@ -66,7 +67,7 @@ public final class SampleRecords {
     Arbitrary<Message> message = Combinators.combine(number, text, number, number, text, text,
             Arbitraries.of(MessageType.class), text)
         .as((msgId, convId, seq, sender, device, clientMsgId, type, content) ->
-            new Message(msgId, convId, seq, sender, device, clientMsgId, type, content, 1_700_000_000_000L));
+            new Message(msgId, convId, seq, sender, device, clientMsgId, type, content, 1_700_000_000_000L, null));
     Arbitrary<List<RoleChange>> roleChanges =
         Combinators.combine(number, text).as(RoleChange::new).list().ofMaxSize(3);
     Arbitrary<Object> payload = Arbitraries.oneOf(

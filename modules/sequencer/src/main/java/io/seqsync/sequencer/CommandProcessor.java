@@ -80,7 +80,7 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
   /** {@code threadPacer}: the calling stream thread's {@link CommitPacer}. */
   CommandProcessor(SeqsyncConfig.Sequencer settings, Supplier<CommitPacer> threadPacer) {
     this.threadPacer = threadPacer;
-    this.validator = new CommandValidator(settings.maxContentBytes(), settings.maxGroupMembers());
+    this.validator = new CommandValidator(settings.maxContentBytes(), settings.maxGroupMembers(), settings.attachments());
     this.dedupWindowMs = settings.dedupWindow().toMillis();
     this.maxGroupMembers = settings.maxGroupMembers();
   }
@@ -225,6 +225,7 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
       return;
     }
     Message message = append(command, send.getClientMsgId(), send.getType(), send.getContent());
+    message.setAttachment(send.getAttachment());
     dedup.put(dedupKey, new SentMessage(message.getMsgId(), message.getSeq(), timestamp),
         SequencerStores.dedupBucket(timestamp, dedupWindowMs));
     // A sender has read their own message (R18): no event of its own, the projector derives the

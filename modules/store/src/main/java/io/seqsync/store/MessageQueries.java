@@ -23,7 +23,7 @@ import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 public final class MessageQueries {
   // A message's columns, read by index in message(): keep the order in step.
   private static final String MESSAGE_COLUMNS =
-      "msg_id, conv_id, seq, sender_id, sender_device, client_msg_id, type, content, create_time, recalled";
+      "msg_id, conv_id, seq, sender_id, sender_device, client_msg_id, type, content, create_time, recalled, attachment";
   // A page row: the watermark and the hot floor, then a message (all null when the conversation has
   // none in range).
   private static final String COLUMNS = "c.latest_seq, c.archived_seq, " + messageColumns("m");
@@ -176,6 +176,8 @@ public final class MessageQueries {
     boolean recalled = rs.getBoolean(first + 9);
     return new StoredMessage(rs.getLong(first), rs.getString(first + 1), rs.getLong(first + 2), rs.getLong(first + 3),
         rs.getString(first + 4), rs.getString(first + 5), rs.getString(first + 6),
-        recalled ? StoredMessage.RECALLED_PLACEHOLDER : rs.getString(first + 7), rs.getLong(first + 8), recalled);
+        recalled ? StoredMessage.RECALLED_PLACEHOLDER : rs.getString(first + 7), rs.getLong(first + 8), recalled,
+        // A recalled message's object is no longer shown, nor served (docs/design.md, "Attachments").
+        recalled ? null : rs.getString(first + 10));
   }
 }

@@ -14,7 +14,23 @@ public record StoredMessage(
     String type,
     String content,
     long createTime,
-    boolean recalled) {
+    boolean recalled,
+    String attachment) {
+
+  /** A message without an attachment. */
+  public StoredMessage(long msgId, String convId, long seq, long senderId, String senderDevice, String clientMsgId,
+      String type, String content, long createTime, boolean recalled) {
+    this(msgId, convId, seq, senderId, senderDevice, clientMsgId, type, content, createTime, recalled, null);
+  }
+
+  /**
+   * An attachment as the API shows it and PostgreSQL keeps it: the event's record as JSON
+   * ({@code key}, {@code size}, {@code contentType}, {@code name}, {@code width}, {@code height});
+   * null for none.
+   */
+  public static String attachmentJson(io.seqsync.events.model.Attachment attachment) {
+    return attachment == null ? null : attachment.toString();
+  }
 
   /** The body a recalled message shows instead of its content (R6). */
   public static final String RECALLED_PLACEHOLDER = "[recalled]";
@@ -27,13 +43,15 @@ public record StoredMessage(
   public static StoredMessage sent(io.seqsync.events.model.Command command, io.seqsync.events.model.SendMessage send,
       Outcome outcome) {
     return new StoredMessage(outcome.msgId(), outcome.convId(), outcome.seq(), command.getUserId(), command.getDeviceId(),
-        send.getClientMsgId(), apiType(send.getType()), send.getContent(), outcome.createTime(), false);
+        send.getClientMsgId(), apiType(send.getType()), send.getContent(), outcome.createTime(), false,
+        attachmentJson(send.getAttachment()));
   }
 
   /** A message just appended (not recalled yet), as an event carries it. */
   public static StoredMessage of(io.seqsync.events.model.Message m) {
     return new StoredMessage(m.getMsgId(), m.getConvId(), m.getSeq(), m.getSenderId(), m.getSenderDevice(),
-        m.getClientMsgId(), apiType(m.getType()), m.getContent(), m.getCreateTime(), false);
+        m.getClientMsgId(), apiType(m.getType()), m.getContent(), m.getCreateTime(), false,
+        attachmentJson(m.getAttachment()));
   }
 
   /** The API's name of a message type: its lowercase name. */

@@ -1,6 +1,7 @@
 package io.seqsync.ingress.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonRawValue;
 import io.seqsync.ingress.http.Json;
 import io.seqsync.redis.ConversationList;
 import io.seqsync.store.ConversationQueries.SyncRow;
@@ -22,10 +23,11 @@ public final class Views {
 
   /** A message; msgId and senderId are decimal strings, 64-bit ids do not fit a JavaScript number. */
   public record Message(String msgId, String convId, long seq, String senderId, String senderDevice, String clientMsgId,
-      String type, String content, long createTime, boolean recalled) {
+      String type, String content, long createTime, boolean recalled,
+      @JsonInclude(JsonInclude.Include.NON_NULL) @JsonRawValue String attachment) {
     public static Message of(StoredMessage m) {
       return new Message(Long.toString(m.msgId()), m.convId(), m.seq(), Long.toString(m.senderId()),
-          m.senderDevice(), m.clientMsgId(), m.type(), m.content(), m.createTime(), m.recalled());
+          m.senderDevice(), m.clientMsgId(), m.type(), m.content(), m.createTime(), m.recalled(), m.attachment());
     }
 
     public static List<Message> of(List<StoredMessage> messages) {
