@@ -138,7 +138,8 @@ public final class SeqsyncApp implements AutoCloseable {
         new ConversationList(redis, new ConversationIndexRebuild(requests.jdbi(), index), conversations, redisHealth),
         new ArchiveQueries(requests.jdbi(), config.archive().readBudget()),
         new DeliveryQueries(requests.jdbi(), config.delivery().renderTarget()),
-        new SyncQueries(requests.jdbi(), config.fetch().syncPageSize()), requests.statementTimeouts(),
+        new SyncQueries(requests.jdbi(), config.fetch().syncPageSize(), config.fetch().syncScreenConversations(),
+            config.fetch().syncScreenBytes()), requests.statementTimeouts(),
         new RevocationQueries(requests.jdbi()), new GroupQueries(requests.jdbi()),
         Optional.of(new RedisLimits(own(RedisClients.connect(redisEndpoint, config.limits().redisTimeout())))));
     OpsMonitor monitor = own(new OpsMonitor(kafka, topics, config.sequencer().applicationId(), requests.jdbi(),

@@ -49,6 +49,7 @@ import io.seqsync.ingress.ops.MetricsEndpoint;
 import io.seqsync.ingress.ops.OpsAccess;
 import io.seqsync.ingress.ops.OpsDashboard;
 import io.seqsync.ingress.push.PushHub;
+import io.seqsync.ingress.push.ComeBack;
 import io.seqsync.ingress.push.StreamEndpoint;
 import io.seqsync.ingress.web.DevSignIn;
 import io.seqsync.ingress.web.WebClientFiles;
@@ -159,7 +160,7 @@ public final class IngressApp implements AutoCloseable {
     BiFunction<Limit, Endpoint<Caller>, Route<Caller>> limited =
         (limit, endpoint) -> Route.of(authentication, limiter.guard(limit, endpoint));
     this.stream = new StreamEndpoint(authentication, access, publisher, syncs, pushes, fetchGuard, limiter, socketLimits,
-        revocations);
+        revocations, new ComeBack(settings.fetch().syncReconnectRate()));
     JettyFastPath fastPath = new JettyFastPath(MessageEndpoints.MESSAGES,
         Route.of(authentication, conversation::page), limited.apply(Limit.SEND, conversation::send),
         // A limit kept in Redis is a round trip: not on the selector thread.
@@ -295,6 +296,7 @@ public final class IngressApp implements AutoCloseable {
   /** Stops serving; requests in flight are answered or cut. */
   @Override
   public void close() {
+    stream.restarting(); // each socket told when to come back, before the server goes
     javalin.stop();
     stream.close();
     revocations.close();

@@ -89,7 +89,7 @@ final class PushFrames {
     return ids.stream().map(String::valueOf).toList();
   }
 
-  private static String json(Object frame) {
+  static String json(Object frame) {
     try {
       return Json.MAPPER.writeValueAsString(frame);
     } catch (JsonProcessingException e) {
