@@ -27,10 +27,10 @@ class SyncScreensTest {
       handle.execute("update conversations set archived_seq = 8 where conv_id = 'g:c'");
       handle.execute("insert into conversation_members (conv_id, user_id, joined_seq) values ('g:a', 1, 0), ('g:b', 1, 10),"
           + " ('g:c', 1, 0)");
-      for (String[] conv : new String[][] {{"g:a", "30"}, {"g:b", "12"}, {"g:c", "10"}}) {
+      for (String[] conv : new String[][] {{"g:a", "30", "0"}, {"g:b", "12", "100"}, {"g:c", "10", "200"}}) {
         handle.execute("insert into messages (conv_id, seq, msg_id, sender_id, sender_device, client_msg_id, type, content,"
-            + " create_time) select ?, s, s, 2, 'phone', 'c' || s, 'text', repeat('x', 100), s from generate_series(1, ?) as s",
-            conv[0], Integer.parseInt(conv[1]));
+            + " create_time) select ?, s, ? + s, 2, 'phone', 'c' || s, 'text', repeat('x', 100), s from generate_series(1, ?) as s",
+            conv[0], Integer.parseInt(conv[2]), Integer.parseInt(conv[1]));
       }
       handle.execute("delete from messages where conv_id = 'g:c' and seq <= 8");
     });
