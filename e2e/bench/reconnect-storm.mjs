@@ -104,6 +104,8 @@ function summarize(mode, reports, upAt, withNew, newPairs, connected) {
     allCaughtUpMs: caught.length === reports.length ? Math.max(...caught.map((r) => r.caughtUpAt)) - upAt : null,
     caughtUpMs: percentiles(caught.map((r) => r.caughtUpAt - upAt).sort((a, b) => a - b)),
     handshakeMs: percentiles(handshakes),
+    // When each client was first live again, from the moment the app answered: how the reconnects spread.
+    firstLiveMs: percentiles(reports.filter((r) => r.firstLiveAt > 0).map((r) => r.firstLiveAt - upAt).sort((a, b) => a - b)),
     requests: { handshakeAndFetch: requests, perClient: round2(requests / reports.length), perClientWithSomethingNew: round2(requests / Math.max(1, withNew)),
       sync: sum((r) => r.stats.byKind.sync ?? 0), fetch: sum((r) => (r.stats.byKind.fetch ?? 0) + (r.stats.byKind['first-screen'] ?? 0)),
       acks: sum((r) => r.stats.byKind.ack ?? 0) },
