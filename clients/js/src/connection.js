@@ -58,7 +58,7 @@ export class Connection {
     this.timer = null;
     this.lastFrameAt = 0;
     this.attempts = 0;
-    this.comeBack = new ComeBack(backoff.random);
+    this.comeBack = new ComeBack(this.backoff.options.random, this.backoff.options.capMs);
   }
 
   start() {

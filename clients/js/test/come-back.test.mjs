@@ -1,6 +1,6 @@
 // The server's reconnect hints (docs/api.md, "Reconnect hints"): a `reconnect` frame before a close,
 // or the close code 1012 alone, makes the socket come back within the window the server named, with
-// jitter, and draw from that window (not a growing back-off) until a handshake succeeds.
+// jitter; connects that fail after it draw from windows growing from the server's, up to the cap.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Connection } from '../src/connection.js';
@@ -26,7 +26,7 @@ function connection(random) {
   return { made, sockets, delays, frames };
 }
 
-test('a restarting server\'s hint spreads the reconnect over its window, every failed connect included', () => {
+test('a restarting server\'s hint spreads the reconnect over its window, then failed connects over growing ones', () => {
   const draws = [0.5, 0.25, 0.75, 0.1];
   const { made, sockets, delays, frames } = connection(() => draws.shift() ?? 0.5);
   made.start();
@@ -38,7 +38,7 @@ test('a restarting server\'s hint spreads the reconnect over its window, every f
   sockets[1].fail();
   made.open();
   sockets[2].fail();
-  assert.deepEqual(delays, [2200, 1000, 3000], 'after + a draw from the window, then draws from the window');
+  assert.deepEqual(delays, [2200, 2000, 7500], 'after + a draw from the window, then from twice the last one, up to the 10 s cap');
   assert.deepEqual(frames, [], 'the hint is the connection\'s, not the client\'s');
   made.open();
   sockets[3].open();
