@@ -3,6 +3,7 @@
 // of the protocol is its business.
 import { SeqsyncClient, WebStorageStore, parseToken } from './lib/index.js';
 import { GroupControls } from './groups.js';
+import { installPresence } from './presence.js';
 import { MessageViews, renderList, titleOf } from './views.js';
 
 const $ = (selector) => document.querySelector(selector);
@@ -106,6 +107,7 @@ function start(token) {
     showHeader(conv);
     groups.show(conv);
     showList();
+    presence.opened(conv).catch(report);
     await client.open(convId).catch(report);
     if (openConvId !== convId) return;
     showHeader(conv);
@@ -177,6 +179,7 @@ function start(token) {
     location.reload();
   });
   document.addEventListener('visibilitychange', readIfSeen);
+  const presence = installPresence(client, views, { me: me.userId, openConvId: () => openConvId });
   client.connect();
 }
 

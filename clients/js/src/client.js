@@ -6,6 +6,7 @@ import { Api, expiresSoon, parseToken } from './api.js';
 import { Connection } from './connection.js';
 import { Conversation } from './conversation.js';
 import { Emitter, once } from './emitter.js';
+import { Liveness } from './liveness.js';
 import { Outbox } from './outbox.js';
 import { Puller } from './puller.js';
 import { Reporter } from './reporter.js';
@@ -30,6 +31,9 @@ import { countNew, listOf, localUnread, mergeListEntry, summary } from './list.j
  * @property {{state: ConnectionState, attempt: number, delayMs?: number}} state the connection's state changed
  * @property {{convId: string, added: string[], removed: string[]}} membership
  * @property {{error: unknown, during: string}} error something failed that the client will retry or has given up
+ * @property {import('./liveness.js').Typing} typing another member started typing, or stopped (or their timeout passed)
+ * @property {import('./liveness.js').Presence} presence a watched user's presence, now or changed
+ * @property {import('./liveness.js').Delivered} delivered a device of another member got messages up to seq
  */
 
 /**
@@ -98,6 +102,7 @@ export class SeqsyncClient extends Emitter {
     this.draftTimers = new Map();
     this.loaded = false;
     this.handshakes = 0;
+    this.liveness = new Liveness(this);
   }
 
   /** @returns {ConnectionState} */
@@ -121,6 +126,7 @@ export class SeqsyncClient extends Emitter {
     this.puller.stop();
     this.outbox.stop();
     for (const timer of this.draftTimers.values()) clearTimeout(timer);
+    this.liveness.stop();
     this.reporter.stop();
     await this.reporter.flush(); // one last try of what is pending (the store has the cursors anyway)
   }
@@ -146,6 +152,43 @@ export class SeqsyncClient extends Emitter {
       if (this.state === 'closed') throw new Error('closed');
       await (this.state === 'live' ? this.puller.idle() : once(this, 'state'));
     }
+  }
+
+  /**
+   * Tells the conversation's other members this user is typing (call it on every keystroke: at most
+   * one frame per 2.5 s goes out), or stopped (`active` false: after a send, or a cleared input).
+   * @param {string} convId @param {boolean} [active]
+   */
+  typing(convId, active = true) {
+    this.liveness.typing(convId, active);
+  }
+
+  /**
+   * Watches these users' presence (replacing the users watched before): `presence` events now and on
+   * every change; resolves with their presence now.
+   * @param {string[]} users @returns {Promise<import('./liveness.js').Presence[]>}
+   */
+  presence(users) {
+    return this.liveness.watch(users);
+  }
+
+  /** Says this device is hidden (in the background) or in front again: a user all of whose devices are hidden is `away`. @param {boolean} hidden */
+  setVisibility(hidden) {
+    this.liveness.setVisibility(hidden);
+  }
+
+  /** Loads every member's delivered and seen positions in the conversation (then kept current by the stream). @param {string} convId */
+  loadReceipts(convId) {
+    return this.liveness.load(convId);
+  }
+
+  /**
+   * The ticks of a message: of the members other than its sender, how many got it on a device and how many read it.
+   * @param {string} convId @param {number} seq @param {string} senderId
+   * @returns {import('./liveness.js').MessageReceipts}
+   */
+  messageReceipts(convId, seq, senderId) {
+    return this.liveness.messageReceipts(convId, seq, senderId);
   }
 
   /** @param {string} convId @returns {Conversation} */
@@ -372,6 +415,7 @@ export class SeqsyncClient extends Emitter {
   /** The whole handshake is in: live. @private */
   synced() {
     this.connection.live();
+    this.liveness.reconnected();
     this.outbox.retryAll();
     this.reporter.flush();
   }

@@ -56,6 +56,10 @@ export class Conversation {
     this.draft = null;
     /** @type {Map<string, number>} other members' read positions (receipts, R19) */
     this.receipts = new Map();
+    /** @type {Map<string, number>} other members' delivered positions: the highest seq a device of theirs acked */
+    this.deliveredTo = new Map();
+    /** @type {string[] | undefined} every member, as the last receipts answer listed them */
+    this.receiptMembers = undefined;
     /** @type {string | undefined} */
     this.kind = convId.startsWith('g:') ? 'group' : 'direct';
     /** @type {string | undefined} */

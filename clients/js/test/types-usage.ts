@@ -12,6 +12,15 @@ client.on('receipt', ({ userId, seq }) => console.log(userId.toUpperCase(), seq 
 client.on('draft', ({ text }) => console.log(text?.length));
 client.on('state', ({ state }) => { const live: boolean = state === 'live'; return live; });
 client.on('list', ({ conversations }) => conversations.map((c) => c.unread + c.latestSeq));
+client.on('typing', ({ convId, userId, active }) => console.log(convId, userId, active === true));
+client.on('presence', ({ status, lastSeen }) => { const away: boolean = status === 'away'; return away || (lastSeen ?? 0) > 0; });
+client.on('delivered', ({ seq }) => seq + 1);
+client.typing('d:1:2');
+client.setVisibility(true);
+client.presence(['2']).then((all) => all.map((p) => p.status));
+client.loadReceipts('d:1:2').then(() => client.messageReceipts('d:1:2', 3, '1').seen);
+// @ts-expect-error: a presence status is one of four
+client.on('presence', ({ status }) => status === 'busy');
 const pending = client.send('d:1:2', 'hello');
 pending.committed.then((message) => message.seq).catch((error: SeqsyncError) => error.status);
 // @ts-expect-error: the event map is checked
