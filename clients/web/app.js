@@ -1,9 +1,10 @@
 // The web chat client: signs in, runs seqsync-client (served from /web/lib/, the npm package's own
 // source) and shows what it hands over. It tells the library what it rendered, and nothing else
 // of the protocol is its business.
-import { SeqsyncClient, WebStorageStore, parseToken } from './lib/index.js';
+import { SeqsyncClient, parseToken } from './lib/index.js';
 import { GroupControls } from './groups.js';
 import { installPresence } from './presence.js';
+import { OfflineMode, cacheShell, deviceStore } from './offline.js';
 import { MessageViews, renderList, titleOf } from './views.js';
 
 const $ = (selector) => document.querySelector(selector);
@@ -44,11 +45,9 @@ async function signIn() {
   }));
 }
 
-function start(token) {
+async function start(token) {
   const me = parseToken(token);
-  const client = new SeqsyncClient({
-    baseUrl: location.origin, token, store: new WebStorageStore(localStorage, `seqsync:${me.userId}:${me.deviceId}`),
-  });
+  const client = new SeqsyncClient({ baseUrl: location.origin, token, store: await deviceStore(me) });
   window.seqsync = client; // for the curious, and for tests
   const views = new MessageViews(me.userId, { recall: (convId, seq) => client.recall(convId, seq).catch(report) });
   const groups = new GroupControls(client, me.userId, report);
@@ -180,6 +179,7 @@ function start(token) {
   });
   document.addEventListener('visibilitychange', readIfSeen);
   const presence = installPresence(client, views, { me: me.userId, openConvId: () => openConvId });
+  new OfflineMode(client, views);
   client.connect();
 }
 
@@ -192,4 +192,5 @@ function report(error) {
   setTimeout(() => { if (banner.textContent === (error?.message ?? String(error))) banner.hidden = true; }, 4000);
 }
 
+cacheShell();
 signIn().then(start);

@@ -21,8 +21,9 @@ export const RECALLED_PLACEHOLDER = '[recalled]';
 
 /**
  * How a message reached this client: pushed live, caught up after a handshake, a gap filled, a
- * first screen, an older page, or the answer to our own send or recall (R15: push and catch-up told apart).
- * @typedef {'push' | 'catchup' | 'fill' | 'first-screen' | 'history' | 'sent'} MessageSource
+ * first screen, an older page, the answer to our own send or recall (R15: push and catch-up told apart), or
+ * read back from the device's local copy (`store`).
+ * @typedef {'push' | 'catchup' | 'fill' | 'first-screen' | 'history' | 'sent' | 'store'} MessageSource
  */
 
 export class Conversation {

@@ -1,5 +1,6 @@
 package io.seqsync.ingress;
 
+import io.seqsync.config.Integrations;
 import io.seqsync.config.SeqsyncConfig;
 import java.time.Duration;
 
@@ -11,11 +12,11 @@ import java.time.Duration;
  * and lanes ({@code fetch.*}); whether the push stream accepts permessage-deflate
  * ({@code http.stream-compression}); how long delivery figures are kept once computed
  * ({@code delivery.figures-cache}); the abuse limits ({@code limits.*}); the group limits
- * ({@code groups.*}).
+ * ({@code groups.*}); the pre-send hook and service tokens ({@code hooks.pre-send.*}, {@code auth.service-*}).
  */
 public record IngressSettings(String host, int port, Duration replyBudget, int maxContentBytes, int maxGroupMembers,
     SeqsyncConfig.Fetch fetch, boolean streamCompression, Duration deliveryCache, SeqsyncConfig.Limits limits,
-    SeqsyncConfig.Groups groups) {
+    SeqsyncConfig.Groups groups, Integrations integrations) {
   public IngressSettings {
     if (port < 0 || port > 65535 || replyBudget.isNegative() || maxContentBytes <= 0 || maxGroupMembers < 2
         || deliveryCache.isNegative()) {
@@ -26,7 +27,8 @@ public record IngressSettings(String host, int port, Duration replyBudget, int m
   public static IngressSettings from(SeqsyncConfig config) {
     return new IngressSettings(config.http().host(), config.http().port(), config.http().replyBudget(),
         config.sequencer().maxContentBytes(), config.sequencer().maxGroupMembers(), config.fetch(),
-        config.http().streamCompression(), config.delivery().figuresCache(), config.limits(), config.groups());
+        config.http().streamCompression(), config.delivery().figuresCache(), config.limits(), config.groups(),
+        config.integrations());
   }
 
   /** The largest request body accepted: room for the largest content, JSON-escaped, and the rest. */
