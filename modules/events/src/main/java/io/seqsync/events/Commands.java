@@ -4,12 +4,14 @@ import io.seqsync.events.model.AckCursor;
 import io.seqsync.events.model.ChangeGroupSettings;
 import io.seqsync.events.model.ChangeMembership;
 import io.seqsync.events.model.Command;
+import io.seqsync.events.model.EditMessage;
 import io.seqsync.events.model.MessageType;
 import io.seqsync.events.model.RecallMessage;
 import io.seqsync.events.model.ReportRead;
 import io.seqsync.events.model.SendMessage;
 import io.seqsync.events.model.SetBlock;
 import io.seqsync.events.model.SetGroupRole;
+import io.seqsync.events.model.SetReaction;
 import io.seqsync.events.model.UpdateDraft;
 import java.util.List;
 import java.util.UUID;
@@ -21,7 +23,23 @@ import java.util.UUID;
 public record Commands(long userId, String deviceId) {
 
   public Command send(String convId, String clientMsgId, MessageType type, String content) {
-    return command(convId, new SendMessage(clientMsgId, type, content));
+    return send(convId, clientMsgId, type, content, null, List.of());
+  }
+
+  /** A send that replies to the message at {@code replyTo} (null: none) and mentions {@code mentions}. */
+  public Command send(String convId, String clientMsgId, MessageType type, String content, Long replyTo,
+      List<Long> mentions) {
+    return command(convId, new SendMessage(clientMsgId, type, content, replyTo, mentions));
+  }
+
+  /** Message actions: the sender replaces the content of the message at {@code seq}. */
+  public Command edit(String convId, long seq, String content) {
+    return command(convId, new EditMessage(seq, content));
+  }
+
+  /** Message actions: the caller adds ({@code on}) or removes their reaction {@code emoji} to the message at {@code seq}. */
+  public Command react(String convId, long seq, String emoji, boolean on) {
+    return command(convId, new SetReaction(seq, emoji, on));
   }
 
   public Command sendText(String convId, String clientMsgId, String text) {

@@ -4,6 +4,8 @@ import io.seqsync.events.ConvId;
 import io.seqsync.events.DeviceIds;
 import io.seqsync.events.model.AckCursor;
 import io.seqsync.events.model.ChangeGroupSettings;
+import io.seqsync.events.model.EditMessage;
+import io.seqsync.events.model.SetReaction;
 import io.seqsync.events.model.ChangeMembership;
 import io.seqsync.events.model.Command;
 import io.seqsync.events.model.MessageType;
@@ -24,6 +26,9 @@ import java.util.Set;
  */
 public final class CommandValidator {
   static final int MAX_ID_LENGTH = 128;
+  /** Message actions: the most users one message mentions, and the longest reaction (UTF-16 units). */
+  public static final int MAX_MENTIONS = 100;
+  public static final int MAX_EMOJI_LENGTH = 32;
   private static final Set<String> ROLES = Set.of(GroupRules.OWNER, GroupRules.ADMIN, GroupRules.MEMBER);
   private static final Set<MessageType> CLIENT_TYPES = Set.of(MessageType.TEXT, MessageType.IMAGE, MessageType.FILE);
 
@@ -74,7 +79,17 @@ public final class CommandValidator {
       if (!CLIENT_TYPES.contains(send.getType())) {
         return Optional.of("message type " + send.getType() + " cannot be sent by a client");
       }
-      return textProblem(send.getContent(), "content");
+      Optional<String> content = textProblem(send.getContent(), "content");
+      return content.isPresent() ? content : replyAndMentionsProblem(send);
+    }
+    if (payload instanceof EditMessage edit) {
+      return edit.getSeq() < 1 ? Optional.of("seq must be positive") : textProblem(edit.getContent(), "content");
+    }
+    if (payload instanceof SetReaction reaction) {
+      return reaction.getSeq() < 1 ? Optional.of("seq must be positive")
+          : !isEmoji(reaction.getEmoji()) ? Optional.of("an emoji is 1-" + MAX_EMOJI_LENGTH
+              + " characters without spaces or control characters")
+          : Optional.empty();
     }
     if (payload instanceof RecallMessage recall) {
       return recall.getSeq() < 1 ? Optional.of("seq must be positive") : Optional.empty();
@@ -132,6 +147,23 @@ public final class CommandValidator {
       return Optional.of("a group name must not be blank");
     }
     return change.getGroupName() == null ? Optional.empty() : textProblem(change.getGroupName(), "group name");
+  }
+
+  private static Optional<String> replyAndMentionsProblem(SendMessage send) {
+    if (send.getReplyTo() != null && send.getReplyTo() < 1) {
+      return Optional.of("replyTo must be a positive seq");
+    }
+    if (send.getMentions().size() > MAX_MENTIONS) {
+      return Optional.of("at most " + MAX_MENTIONS + " mentions");
+    }
+    return send.getMentions().stream().anyMatch(id -> id <= 0) ? Optional.of("user ids must be positive")
+        : Optional.empty();
+  }
+
+  /** A reaction's emoji: a short token (an emoji's code points or a :shortcode:), no space or control character. */
+  public static boolean isEmoji(String emoji) {
+    return emoji != null && !emoji.isEmpty() && emoji.length() <= MAX_EMOJI_LENGTH
+        && emoji.codePoints().noneMatch(c -> Character.isISOControl(c) || Character.isWhitespace(c));
   }
 
   // Texts end up in PostgreSQL, whose text type cannot hold NUL: one would stall the projector.
