@@ -10,6 +10,8 @@ import io.seqsync.events.model.GroupSettingsChanged;
 import io.seqsync.events.model.MembershipChanged;
 import io.seqsync.events.model.MessageAppended;
 import io.seqsync.events.model.ReadAdvanced;
+import io.seqsync.events.model.MessageEdited;
+import io.seqsync.events.model.ReactionChanged;
 import io.seqsync.events.model.RecallApplied;
 import io.seqsync.redis.ConversationIndex;
 import io.seqsync.redis.RedisHealth;
@@ -204,6 +206,10 @@ public final class ConversationIndexer implements CommitListener {
       appendedMessage(batch, StoredMessage.of(roles.getNotice()), false);
     } else if (payload instanceof GroupSettingsChanged settings) {
       appendedMessage(batch, StoredMessage.of(settings.getNotice()), false);
+    } else if (payload instanceof MessageEdited edit) {
+      appendedMessage(batch, StoredMessage.of(edit.getNotice()), false);
+    } else if (payload instanceof ReactionChanged reaction) {
+      appendedMessage(batch, StoredMessage.of(reaction.getNotice()), false);
     } else if (payload instanceof ReadAdvanced read) {
       batch.read(read.getUserId(), convId, read.getSeq());
     } else if (payload instanceof CursorAdvanced cursor) {

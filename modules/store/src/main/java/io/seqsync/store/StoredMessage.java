@@ -14,7 +14,20 @@ public record StoredMessage(
     String type,
     String content,
     long createTime,
-    boolean recalled) {
+    boolean recalled,
+    MessageState state) {
+
+  /** A message without message actions' state (none, or not read). */
+  public StoredMessage(long msgId, String convId, long seq, long senderId, String senderDevice, String clientMsgId,
+      String type, String content, long createTime, boolean recalled) {
+    this(msgId, convId, seq, senderId, senderDevice, clientMsgId, type, content, createTime, recalled, null);
+  }
+
+  /** This message with {@code state} (message actions). */
+  public StoredMessage withState(MessageState newState) {
+    return new StoredMessage(msgId, convId, seq, senderId, senderDevice, clientMsgId, type, content, createTime,
+        recalled, newState);
+  }
 
   /** The body a recalled message shows instead of its content (R6). */
   public static final String RECALLED_PLACEHOLDER = "[recalled]";

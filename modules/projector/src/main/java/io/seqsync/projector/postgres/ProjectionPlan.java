@@ -10,6 +10,8 @@ import io.seqsync.events.model.GroupSettingsChanged;
 import io.seqsync.events.model.MembershipChanged;
 import io.seqsync.events.model.Message;
 import io.seqsync.events.model.MessageAppended;
+import io.seqsync.events.model.MessageEdited;
+import io.seqsync.events.model.ReactionChanged;
 import io.seqsync.events.model.ReadAdvanced;
 import io.seqsync.events.model.RecallApplied;
 import io.seqsync.events.model.RoleChange;
@@ -77,6 +79,7 @@ final class ProjectionPlan {
   final Map<UserPosition, Long> reads = new LinkedHashMap<>();
   final Map<UserPosition, Draft> drafts = new LinkedHashMap<>();
   final List<Outcome> outcomes = new ArrayList<>();
+  final ActionsPlan actions = new ActionsPlan();
   final List<ProjectionAnomaly> anomalies = new ArrayList<>();
 
   /** Folds {@code events}, given the latest seq stored for every conversation they append to. */
@@ -103,6 +106,12 @@ final class ProjectionPlan {
     }
     if (payload instanceof GroupSettingsChanged settings) {
       return settings.getNotice();
+    }
+    if (payload instanceof MessageEdited edit) {
+      return edit.getNotice();
+    }
+    if (payload instanceof ReactionChanged reaction) {
+      return reaction.getNotice();
     }
     return null;
   }
@@ -169,6 +178,11 @@ final class ProjectionPlan {
     if (payload instanceof MessageAppended) {
       // The sender has read what they sent (R18), as the sequencer's read store says too.
       reads.merge(new UserPosition(notice.getSenderId(), notice.getConvId()), notice.getSeq(), Math::max);
+      actions.sent(notice);
+    } else if (payload instanceof MessageEdited edit) {
+      actions.edited(edit);
+    } else if (payload instanceof ReactionChanged reaction) {
+      actions.reacted(reaction);
     } else if (payload instanceof RecallApplied recall) {
       recalls.add(new Recall(notice.getConvId(), recall.getRecalledSeq()));
     } else if (payload instanceof MembershipChanged change) {
