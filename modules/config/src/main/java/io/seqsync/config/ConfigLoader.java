@@ -87,7 +87,9 @@ public final class ConfigLoader {
             duration("sequencer.session-timeout", Duration.ofSeconds(10)),
             integer("sequencer.max-content-bytes", 64 * 1024),
             integer("sequencer.max-group-members", 10_000),
-            bool("sequencer.transactional-stores", true)),
+            bool("sequencer.transactional-stores", true),
+            // Message actions: how long after sending the sender may edit a message.
+            duration("sequencer.edit-window", Duration.ofMinutes(15))),
         // With the development secret anyone can mint tokens: reachable from this machine only, unless asked.
         new SeqsyncConfig.Http(string("http.host", optional("auth.secret").isEmpty() ? "127.0.0.1" : "0.0.0.0"),
             integer("http.port", 8080),

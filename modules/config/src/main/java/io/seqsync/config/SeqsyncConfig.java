@@ -116,13 +116,15 @@ public record SeqsyncConfig(
       Duration sessionTimeout,
       int maxContentBytes,
       int maxGroupMembers,
-      boolean transactionalStores) {
+      boolean transactionalStores,
+      Duration editWindow) {
     public Sequencer {
       require(!applicationId.isBlank(), "sequencer.application-id must not be blank");
       require(!dedupWindow.isNegative() && !dedupWindow.isZero(), "sequencer.dedup-window must be positive");
       require(streamThreads > 0, "sequencer.stream-threads must be positive");
       require(maxContentBytes > 0, "sequencer.max-content-bytes must be positive");
       require(maxGroupMembers >= 2, "sequencer.max-group-members must be at least 2");
+      require(!editWindow.isNegative(), "sequencer.edit-window must not be negative");
     }
   }
 

@@ -19,6 +19,7 @@ import io.seqsync.ingress.api.GroupChecks;
 import io.seqsync.ingress.api.GroupEndpoints;
 import io.seqsync.ingress.api.GroupRoleEndpoints;
 import io.seqsync.ingress.api.MessageEndpoints;
+import io.seqsync.ingress.api.ActionEndpoints;
 import io.seqsync.ingress.api.PositionEndpoints;
 import io.seqsync.ingress.api.SyncDepth;
 import io.seqsync.ingress.api.SyncEndpoint;
@@ -127,6 +128,8 @@ public final class IngressApp implements AutoCloseable {
     FetchGuard fetchGuard = new FetchGuard(settings.fetch(), registry);
     MessageEndpoints conversation = new MessageEndpoints(settings.maxContentBytes(), access, roundTrip, publisher,
         fetchGuard, new FetchService(messages, conversations, new SyncDepth(registry, System::nanoTime)));
+    ActionEndpoints actions = new ActionEndpoints(settings.maxContentBytes(), settings.editWindow(), access, messages,
+        roundTrip, Clock.systemUTC());
     PositionEndpoints positions =
         new PositionEndpoints(settings.maxContentBytes(), access, publisher, conversations, stores.groups());
     Limiter limiter = new Limiter(settings.limits(), stores.limits(), registry,
@@ -221,6 +224,9 @@ public final class IngressApp implements AutoCloseable {
       JavalinRoutes api = new JavalinRoutes(config.routes);
       // GET and POST /v1/conversations/{convId}/messages: the fast path, in front of these routes.
       api.post("/v1/conversations/{convId}/messages/{seq}/recall", limited.apply(Limit.SEND, conversation::recall));
+      api.post("/v1/conversations/{convId}/messages/{seq}/edit", limited.apply(Limit.SEND, actions::edit));
+      api.put("/v1/conversations/{convId}/messages/{seq}/reactions/{emoji}", limited.apply(Limit.SEND, actions::react));
+      api.delete("/v1/conversations/{convId}/messages/{seq}/reactions/{emoji}", limited.apply(Limit.SEND, actions::unreact));
       api.get("/v1/conversations", Route.of(authentication, fetchGuard.firstScreen(now(conversationList::list))));
       api.get("/v1/conversations/{convId}", Route.of(authentication, fetchGuard.firstScreen(now(positions::activation))));
       api.put("/v1/conversations/{convId}/draft", limited.apply(Limit.DRAFT, drafts::draft));

@@ -212,6 +212,10 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
     emit(command, new BlockChanged(command.getUserId(), otherUser(command), block.getBlocked()), timestamp);
   }
 
+  private boolean isMember(String convId, long userId) {
+    return convId.startsWith("g:") ? groups.isMember(convId, userId) : ConvId.parse(convId).orElseThrow().namesUser(userId);
+  }
+
   private boolean blockedByOther(Command command) {
     return command.getConvId().startsWith("d:")
         && blocks.get(key(command.getConvId(), otherUser(command))) != null;
@@ -229,9 +233,14 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
       reply(command, original, timestamp);
       return;
     }
+    if (send.getReplyTo() != null && send.getReplyTo() > latestSeq(command.getConvId())) {
+      reject(command, RejectReason.NO_SUCH_MESSAGE, "replyTo: no message at seq " + send.getReplyTo(), timestamp);
+      return;
+    }
     Message message = append(command, send.getClientMsgId(), send.getType(), send.getContent());
     message.setReplyTo(send.getReplyTo());
-    message.setMentions(send.getMentions());
+    // Mentions of users outside the conversation (one who left since) are dropped, not refused.
+    message.setMentions(send.getMentions().stream().filter(userId -> isMember(command.getConvId(), userId)).toList());
     dedup.put(dedupKey, new SentMessage(message.getMsgId(), message.getSeq(), timestamp),
         SequencerStores.dedupBucket(timestamp, dedupWindowMs));
     // A sender has read their own message (R18): no event of its own, the projector derives the

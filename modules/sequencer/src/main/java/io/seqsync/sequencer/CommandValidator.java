@@ -1,5 +1,6 @@
 package io.seqsync.sequencer;
 
+import io.seqsync.events.ActionRules;
 import io.seqsync.events.ConvId;
 import io.seqsync.events.DeviceIds;
 import io.seqsync.events.model.AckCursor;
@@ -26,9 +27,6 @@ import java.util.Set;
  */
 public final class CommandValidator {
   static final int MAX_ID_LENGTH = 128;
-  /** Message actions: the most users one message mentions, and the longest reaction (UTF-16 units). */
-  public static final int MAX_MENTIONS = 100;
-  public static final int MAX_EMOJI_LENGTH = 32;
   private static final Set<String> ROLES = Set.of(GroupRules.OWNER, GroupRules.ADMIN, GroupRules.MEMBER);
   private static final Set<MessageType> CLIENT_TYPES = Set.of(MessageType.TEXT, MessageType.IMAGE, MessageType.FILE);
 
@@ -87,7 +85,7 @@ public final class CommandValidator {
     }
     if (payload instanceof SetReaction reaction) {
       return reaction.getSeq() < 1 ? Optional.of("seq must be positive")
-          : !isEmoji(reaction.getEmoji()) ? Optional.of("an emoji is 1-" + MAX_EMOJI_LENGTH
+          : !ActionRules.isEmoji(reaction.getEmoji()) ? Optional.of("an emoji is 1-" + ActionRules.MAX_EMOJI_LENGTH
               + " characters without spaces or control characters")
           : Optional.empty();
     }
@@ -153,17 +151,11 @@ public final class CommandValidator {
     if (send.getReplyTo() != null && send.getReplyTo() < 1) {
       return Optional.of("replyTo must be a positive seq");
     }
-    if (send.getMentions().size() > MAX_MENTIONS) {
-      return Optional.of("at most " + MAX_MENTIONS + " mentions");
+    if (send.getMentions().size() > ActionRules.MAX_MENTIONS) {
+      return Optional.of("at most " + ActionRules.MAX_MENTIONS + " mentions");
     }
     return send.getMentions().stream().anyMatch(id -> id <= 0) ? Optional.of("user ids must be positive")
         : Optional.empty();
-  }
-
-  /** A reaction's emoji: a short token (an emoji's code points or a :shortcode:), no space or control character. */
-  public static boolean isEmoji(String emoji) {
-    return emoji != null && !emoji.isEmpty() && emoji.length() <= MAX_EMOJI_LENGTH
-        && emoji.codePoints().noneMatch(c -> Character.isISOControl(c) || Character.isWhitespace(c));
   }
 
   // Texts end up in PostgreSQL, whose text type cannot hold NUL: one would stall the projector.

@@ -74,7 +74,8 @@ public final class MessageEndpoints {
     SendRequest send = SendRequest.parse(Json.object(body), maxContentBytes);
     access.requireMember(caller, convId);
     Command command = new Commands(caller.userId(), caller.deviceId())
-        .send(convId.value(), send.clientMsgId(), send.type(), send.content());
+        .send(convId.value(), send.clientMsgId(), send.type(), send.content(), send.actions().replyTo(),
+            send.actions().mentions());
     CompletableFuture<CommandRoundTrip.Result> submitted = respondAsync(request.header("Prefer"))
         ? roundTrip.submitAccepted(command) : roundTrip.submitCompletingOnListeners(command);
     return submitted.thenApply(result -> {
@@ -123,7 +124,7 @@ public final class MessageEndpoints {
     });
   }
 
-  private static long seqParam(String text) {
+  static long seqParam(String text) {
     try {
       long seq = Long.parseLong(text);
       if (seq >= 1 && text.chars().allMatch(c -> c >= '0' && c <= '9')) {
