@@ -27,3 +27,13 @@ create table message_reactions (
   created_at bigint not null,
   primary key (conv_id, seq, emoji, user_id)
 );
+
+-- Mentions not read yet: a row per mentioned user (the sender aside), deleted when their read
+-- position reaches it or the message is recalled. The list's mention count is a count here.
+create table mentions (
+  user_id bigint not null,
+  conv_id text   not null,
+  seq     bigint not null,
+  primary key (user_id, conv_id, seq)
+);
+create index mentions_conv_seq_idx on mentions (conv_id, seq);

@@ -201,11 +201,13 @@ public final class Views {
     }
   }
 
+  /** {@code mentions}: message actions, how often the caller is mentioned above their read position. */
   record ListedConversation(String convId, @JsonInclude(JsonInclude.Include.NON_NULL) String name, long latestSeq,
-      Message lastMessage, long readSeq, long unread, String draft, long updatedAt) {
+      Message lastMessage, long readSeq, long unread, String draft, long updatedAt, long mentions) {
     public static ListedConversation of(ListEntry e) {
       return new ListedConversation(e.convId(), e.name(), e.latestSeq(),
-          e.lastMessage() == null ? null : Message.of(e.lastMessage()), e.readSeq(), e.unread(), e.draft(), e.updatedAt());
+          e.lastMessage() == null ? null : Message.of(e.lastMessage()), e.readSeq(), e.unread(), e.draft(), e.updatedAt(),
+          e.mentions());
     }
   }
 

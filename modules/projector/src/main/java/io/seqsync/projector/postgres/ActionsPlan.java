@@ -4,6 +4,8 @@ import io.seqsync.events.model.Message;
 import io.seqsync.events.model.MessageEdited;
 import io.seqsync.events.model.ReactionChanged;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.List;
 
 /**
@@ -12,7 +14,7 @@ import java.util.List;
  * {@link MessageActionsWriter}. Not thread-safe: part of a {@link ProjectionPlan}.
  */
 final class ActionsPlan {
-  record Sent(String convId, long seq, Long replyTo, List<Long> mentions) {}
+  record Sent(String convId, long seq, long senderId, Long replyTo, List<Long> mentions) {}
 
   record Edit(String convId, long seq, String content, long time) {}
 
@@ -21,6 +23,8 @@ final class ActionsPlan {
   final List<Sent> sent = new ArrayList<>();
   final List<Edit> edits = new ArrayList<>();
   final List<Reaction> reactions = new ArrayList<>();
+  /** The read reports of the batch, each user's highest per conversation: they clear mentions. */
+  final Map<ProjectionPlan.UserPosition, Long> readReports = new LinkedHashMap<>();
 
   void edited(MessageEdited edit) {
     Message notice = edit.getNotice();
@@ -36,7 +40,8 @@ final class ActionsPlan {
   /** A new message's reply and mentions, if it has any. */
   void sent(Message message) {
     if (message.getReplyTo() != null || !message.getMentions().isEmpty()) {
-      sent.add(new Sent(message.getConvId(), message.getSeq(), message.getReplyTo(), message.getMentions()));
+      sent.add(new Sent(message.getConvId(), message.getSeq(), message.getSenderId(), message.getReplyTo(),
+          message.getMentions()));
     }
   }
 }

@@ -38,6 +38,7 @@ final class MessageActionsWriter {
           .add();
     }
     execute(sent);
+    mentions(handle, actions.sent, actions.readReports);
     bothTiers(handle, EDIT, actions.edits.stream()
         .map(edit -> new Object[] {edit.content(), edit.time(), edit.convId(), edit.seq()}).toList());
     react(handle, actions.reactions);
@@ -45,6 +46,9 @@ final class MessageActionsWriter {
       PreparedBatch reactions = handle.prepareBatch("delete from message_reactions where conv_id = ? and seq = ?");
       recalls.forEach(recall -> reactions.add(recall.convId(), recall.seq()));
       execute(reactions);
+      PreparedBatch mentions = handle.prepareBatch("delete from mentions where conv_id = ? and seq = ?");
+      recalls.forEach(recall -> mentions.add(recall.convId(), recall.seq()));
+      execute(mentions);
       List<Object[]> recalled = recalls.stream().map(recall -> new Object[] {recall.convId(), recall.seq()}).toList();
       bothTiers(handle, UNDO_ACTIONS, recalled);
       for (String table : List.of("messages", "archived_messages")) {
@@ -52,6 +56,24 @@ final class MessageActionsWriter {
         recalls.forEach(recall -> blank.add(StoredMessage.RECALLED_PLACEHOLDER, recall.convId(), recall.seq(), recall.seq()));
         execute(blank);
       }
+    }
+  }
+
+  // A mention stays until the mentioned user reports reading it (the sender's own aside); the counts
+  // only count those above the read position, so this keeps the table small, not the counts right.
+  private static void mentions(Handle handle, List<ActionsPlan.Sent> sent, Map<ProjectionPlan.UserPosition, Long> reads) {
+    PreparedBatch mentions = handle.prepareBatch("insert into mentions (user_id, conv_id, seq) values (?, ?, ?)"
+        + " on conflict do nothing");
+    sent.forEach(message -> message.mentions().stream().filter(userId -> userId != message.senderId())
+        .forEach(userId -> mentions.add(userId, message.convId(), message.seq())));
+    execute(mentions);
+    if (!reads.isEmpty()) {
+      handle.createUpdate("delete from mentions m using unnest(:userIds, :convIds, :seqs) as r(user_id, conv_id, seq)"
+              + " where m.user_id = r.user_id and m.conv_id = r.conv_id and m.seq <= r.seq")
+          .bindArray("userIds", Long.class, reads.keySet().stream().map(ProjectionPlan.UserPosition::userId).toArray())
+          .bindArray("convIds", String.class, reads.keySet().stream().map(ProjectionPlan.UserPosition::convId).toArray())
+          .bindArray("seqs", Long.class, reads.values().toArray())
+          .execute();
     }
   }
 

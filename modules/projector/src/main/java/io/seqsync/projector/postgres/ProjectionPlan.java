@@ -131,6 +131,7 @@ final class ProjectionPlan {
       outcomes.add(Outcome.applied(event.getCommandId(), event.getConvId(), cursor.getSeq()));
     } else if (payload instanceof ReadAdvanced read) {
       reads.merge(new UserPosition(read.getUserId(), event.getConvId()), read.getSeq(), Math::max);
+      actions.readReports.merge(new UserPosition(read.getUserId(), event.getConvId()), read.getSeq(), Math::max);
       outcomes.add(Outcome.applied(event.getCommandId(), event.getConvId(), read.getSeq()));
     } else if (payload instanceof DraftUpdated draft) {
       drafts.put(new UserPosition(draft.getUserId(), event.getConvId()),

@@ -17,7 +17,7 @@ public final class ProjectionWipe {
   /** seqsync's projections: its tables but schema_migrations and {@link #KEPT}. */
   public static final List<String> TABLES = List.of("archived_days", "archived_messages", "conversation_members",
       "conversations", "delivery_cases", "device_cursors", "drafts", "message_renders", "messages",
-      "projector_offsets", "read_positions", "seq_anomalies", "blocks", "message_reactions");
+      "projector_offsets", "read_positions", "seq_anomalies", "blocks", "message_reactions", "mentions");
 
   private ProjectionWipe() {}
 
