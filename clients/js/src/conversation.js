@@ -17,6 +17,12 @@ export const RECALLED_PLACEHOLDER = '[recalled]';
  * @property {string} content
  * @property {number} createTime
  * @property {boolean} recalled
+ * @property {boolean} [edited] message actions: the sender edited it; content is the edited text
+ * @property {number} [editedAt] epoch ms of the latest edit
+ * @property {{seq: number, senderId?: string, type?: string, quote?: string}} [replyTo] the message it replies to
+ * @property {string[]} [mentions] the users it mentions
+ * @property {Array<{emoji: string, count: number, me: boolean}>} [reactions] per emoji: how many, whether I reacted
+ * @property {number} [stateSeq] through which seq of the conversation its edits and reactions are known (the library's)
  */
 
 /**

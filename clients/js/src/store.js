@@ -10,6 +10,8 @@
  * @property {string} type
  * @property {string} content
  * @property {number} createdAt epoch ms, strictly increasing in one outbox: a conversation's sends go out in this order
+ * @property {number} [replyTo] message actions: the seq of the message it replies to
+ * @property {string[]} [mentions] message actions: the user ids it mentions
  */
 
 /**
