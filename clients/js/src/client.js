@@ -333,6 +333,7 @@ export class SeqsyncClient extends Emitter {
     if (upTo <= conv.readSeq) return;
     conv.readSeq = upTo;
     conv.unread = this.localUnread(conv) ?? conv.unread;
+    if (upTo >= conv.latestSeq) conv.mentions = 0;
     this.listChanged();
     await this.api.call('POST', '/v1/reads', { kind: 'read', body: { convId, seq: upTo } });
   }

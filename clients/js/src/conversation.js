@@ -56,6 +56,8 @@ export class Conversation {
     this.hasOlder = undefined;
     this.readSeq = 0;
     this.unread = 0;
+    /** Message actions: how often the user is mentioned above their read position. */
+    this.mentions = 0;
     /** @type {string | null} */
     this.draft = null;
     /** @type {Map<string, number>} other members' read positions (receipts, R19) */
