@@ -3,6 +3,7 @@
 // of the protocol is its business.
 import { SeqsyncClient, WebStorageStore, parseToken } from './lib/index.js';
 import { GroupControls } from './groups.js';
+import { MessageActions } from './actions.js';
 import { MessageViews, renderList, titleOf } from './views.js';
 
 const $ = (selector) => document.querySelector(selector);
@@ -49,7 +50,10 @@ function start(token) {
     baseUrl: location.origin, token, store: new WebStorageStore(localStorage, `seqsync:${me.userId}:${me.deviceId}`),
   });
   window.seqsync = client; // for the curious, and for tests
-  const views = new MessageViews(me.userId, { recall: (convId, seq) => client.recall(convId, seq).catch(report) });
+  const actions = new MessageActions(client, me.userId,
+    { composer: $('#composer'), bar: $('#action-bar'), suggestions: $('#mention-suggestions') }, report);
+  const views = new MessageViews(me.userId, { recall: (convId, seq) => client.recall(convId, seq).catch(report),
+    decorate: (...args) => actions.decorate(...args) });
   const groups = new GroupControls(client, me.userId, report);
   groups.loadBlocks().catch(report);
   let openConvId = null;
@@ -92,6 +96,7 @@ function start(token) {
   });
   client.on('membership', ({ convId }) => {
     if (convId !== openConvId) return;
+    actions.opened(client.conversation(convId));
     showHeader(client.conversation(convId));
     groups.show(client.conversation(convId));
   });
@@ -105,6 +110,7 @@ function start(token) {
     $('#composer textarea').value = conv.draft ?? '';
     showHeader(conv);
     groups.show(conv);
+    actions.opened(conv);
     showList();
     await client.open(convId).catch(report);
     if (openConvId !== convId) return;
@@ -143,7 +149,12 @@ function start(token) {
     event.preventDefault();
     const text = composer.elements.text.value.trim();
     if (!openConvId || !text) return;
-    const pending = client.send(openConvId, text);
+    const asked = actions.submit(openConvId, text);
+    if (asked === true) {
+      composer.elements.text.value = '';
+      return;
+    }
+    const pending = client.send(openConvId, text, 'text', asked);
     views.showPending(openConvId, pending);
     composer.elements.text.value = '';
     client.setDraft(openConvId, '');
