@@ -68,9 +68,11 @@ export class MessageActions {
       return;
     }
     if (message.replyTo) {
-      const quote = el('blockquote', 'reply-quote',
-        `${message.replyTo.senderId ? `user ${message.replyTo.senderId}` : ''} #${message.replyTo.seq}: ${message.replyTo.quote ?? '…'}`);
-      item.prepend(quote);
+      // A pushed reply names the seq only: the quote then comes from the message held here.
+      const held = this.client.conversation(convId).messages.get(message.replyTo.seq);
+      const quote = message.replyTo.quote ?? held?.content ?? '…';
+      const sender = message.replyTo.senderId ?? held?.senderId;
+      item.prepend(el('blockquote', 'reply-quote', `${sender ? `user ${sender} ` : ''}#${message.replyTo.seq}: ${quote}`));
     }
     if (message.mentions?.includes(this.me)) item.classList.add('mentions-me');
     if (message.recalled || !['text', 'image', 'file'].includes(message.type)) return;

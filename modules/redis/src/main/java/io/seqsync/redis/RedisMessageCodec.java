@@ -1,10 +1,16 @@
 package io.seqsync.redis;
 
+import io.seqsync.store.MessageState;
 import io.seqsync.store.StoredMessage;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * A message as one Redis string: its fields tab-separated, the content last (so it may hold
- * tabs). Ids and types never contain tabs.
+ * tabs). Ids and types never contain tabs. A reply's seq and the mentions (message actions) follow
+ * the type after semicolons ({@code text;4;2,3}), which a type never holds: a value without them
+ * reads as before.
  */
 final class RedisMessageCodec {
   private static final int FIELDS = 10;
@@ -13,7 +19,7 @@ final class RedisMessageCodec {
 
   static String encode(StoredMessage m) {
     return String.join("\t", Long.toString(m.msgId()), m.convId(), Long.toString(m.seq()),
-        Long.toString(m.senderId()), m.senderDevice(), m.clientMsgId(), m.type(), Long.toString(m.createTime()),
+        Long.toString(m.senderId()), m.senderDevice(), m.clientMsgId(), typeAndActions(m), Long.toString(m.createTime()),
         Boolean.toString(m.recalled()), m.content());
   }
 
@@ -26,7 +32,23 @@ final class RedisMessageCodec {
     if (f.length != FIELDS) {
       return null;
     }
-    return new StoredMessage(Long.parseLong(f[0]), f[1], Long.parseLong(f[2]), Long.parseLong(f[3]), f[4], f[5],
-        f[6], f[9], Long.parseLong(f[7]), Boolean.parseBoolean(f[8]));
+    String[] type = f[6].split(";", -1);
+    StoredMessage message = new StoredMessage(Long.parseLong(f[0]), f[1], Long.parseLong(f[2]), Long.parseLong(f[3]),
+        f[4], f[5], type[0], f[9], Long.parseLong(f[7]), Boolean.parseBoolean(f[8]));
+    if (type.length < 3) {
+      return message;
+    }
+    Long replyTo = type[1].isEmpty() ? null : Long.valueOf(type[1]);
+    List<Long> mentions = type[2].isEmpty() ? List.of() : Arrays.stream(type[2].split(",")).map(Long::valueOf).toList();
+    return message.withState(new MessageState(null, replyTo, null, mentions, 0, List.of()));
+  }
+
+  private static String typeAndActions(StoredMessage m) {
+    MessageState state = m.state();
+    if (state == null || (state.replyTo() == null && state.mentions().isEmpty())) {
+      return m.type();
+    }
+    return m.type() + ";" + (state.replyTo() == null ? "" : state.replyTo()) + ";"
+        + state.mentions().stream().map(String::valueOf).collect(Collectors.joining(","));
   }
 }

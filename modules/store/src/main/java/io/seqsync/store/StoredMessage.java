@@ -40,13 +40,15 @@ public record StoredMessage(
   public static StoredMessage sent(io.seqsync.events.model.Command command, io.seqsync.events.model.SendMessage send,
       Outcome outcome) {
     return new StoredMessage(outcome.msgId(), outcome.convId(), outcome.seq(), command.getUserId(), command.getDeviceId(),
-        send.getClientMsgId(), apiType(send.getType()), send.getContent(), outcome.createTime(), false);
+        send.getClientMsgId(), apiType(send.getType()), send.getContent(), outcome.createTime(), false,
+        MessageState.of(null, send.getReplyTo(), send.getMentions(), 0));
   }
 
-  /** A message just appended (not recalled yet), as an event carries it. */
+  /** A message just appended (not recalled yet), as an event carries it: its reply and mentions its only state. */
   public static StoredMessage of(io.seqsync.events.model.Message m) {
     return new StoredMessage(m.getMsgId(), m.getConvId(), m.getSeq(), m.getSenderId(), m.getSenderDevice(),
-        m.getClientMsgId(), apiType(m.getType()), m.getContent(), m.getCreateTime(), false);
+        m.getClientMsgId(), apiType(m.getType()), m.getContent(), m.getCreateTime(), false,
+        MessageState.of(null, m.getReplyTo(), m.getMentions(), 0));
   }
 
   /** The API's name of a message type: its lowercase name. */
