@@ -61,7 +61,7 @@ test('an edit, a reaction and a reply made while a device was offline reach it o
   assert.equal(reaction.type, 'reaction');
   network.refuse = false;
 
-  await eventually(async () => seqsOf(bob, conv), (seqs) => seqs.length === 4, { what: 'the three actions on the laptop' });
+  await eventually(async () => seqsOf(bob, conv), (seqs) => seqs.length === 4, { what: 'the three actions on the laptop', timeoutMs: 60_000 });
   await bob.caughtUp();
   assert.deepEqual(seqsOf(bob, conv), range(1, 4), 'in seq order, each once');
   assert.ok(bob.received.filter((e) => e.convId === conv && e.seq > 1).every((e) => e.source !== 'push'),
