@@ -57,7 +57,7 @@ public final class ActionEndpoints {
       throw ApiException.conflict("edit_window_passed",
           "a message can be edited for " + editWindow.toMinutes() + " minutes after it was sent");
     }
-    return submit(new Commands(caller.userId(), caller.deviceId()).edit(convId.value(), seq, content), convId, seq);
+    return noticed(roundTrip, new Commands(caller.userId(), caller.deviceId()).edit(convId.value(), seq, content), convId, seq);
   }
 
   /** PUT /v1/conversations/{convId}/messages/{seq}/reactions/{emoji}: 200 with duplicate true when it is there already. */
@@ -75,7 +75,8 @@ public final class ActionEndpoints {
     long seq = MessageEndpoints.seqParam(request.pathParam("seq"));
     String emoji = ActionRequests.emoji(request.pathParam("emoji"));
     target(caller, convId, seq, "reacted to");
-    return submit(new Commands(caller.userId(), caller.deviceId()).react(convId.value(), seq, emoji, on), convId, seq);
+    return noticed(roundTrip, new Commands(caller.userId(), caller.deviceId()).react(convId.value(), seq, emoji, on),
+        convId, seq);
   }
 
   // A member's view of a client message that is stored and not recalled: 404, 409 otherwise.
@@ -92,7 +93,8 @@ public final class ActionEndpoints {
     return message;
   }
 
-  private CompletableFuture<Answer> submit(Command command, ConvId convId, long seq) {
+  /** A command whose outcome is a notice about the message at seq (a recall, an edit, a reaction): 200 with it, or 202. */
+  static CompletableFuture<Answer> noticed(CommandRoundTrip roundTrip, Command command, ConvId convId, long seq) {
     return roundTrip.submit(command).thenApply(result -> {
       if (result instanceof CommandRoundTrip.Result.Stored stored) {
         return Answer.ok(new Views.Recalled(Views.Message.of(stored.message()), stored.duplicate()));

@@ -116,12 +116,7 @@ public final class MessageEndpoints {
     long seq = seqParam(request.pathParam("seq"));
     access.requireRecallable(caller, convId, seq);
     Command command = new Commands(caller.userId(), caller.deviceId()).recall(convId.value(), seq);
-    return roundTrip.submit(command).thenApply(result -> {
-      if (result instanceof CommandRoundTrip.Result.Stored stored) {
-        return Answer.ok(new Views.Recalled(Views.Message.of(stored.message()), stored.duplicate()));
-      }
-      return Answer.json(202, new Views.RecallAccepted(convId.value(), seq, "accepted"));
-    });
+    return ActionEndpoints.noticed(roundTrip, command, convId, seq);
   }
 
   static long seqParam(String text) {

@@ -9,7 +9,9 @@ import io.seqsync.events.model.MessageAppended;
 import io.seqsync.events.model.MessageEdited;
 import io.seqsync.events.model.MessageType;
 import io.seqsync.events.model.ReactionChanged;
+import io.seqsync.events.model.ReadAdvanced;
 import io.seqsync.events.model.RecallApplied;
+import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.MessageQueries;
 import io.seqsync.store.MessageState;
 import io.seqsync.store.StoredMessage;
@@ -111,13 +113,41 @@ class MessageActionsProjectionTest {
     assertThat(reactionsLeft).isZero();
   }
 
+  @Test
+  void aMentionCountsInTheMentionedUsersListUntilReadOrRecalled() {
+    String direct = "d:1:2";
+    Message first = message(1, ALICE, MessageType.TEXT, "@2 @1");
+    first.setConvId(direct);
+    first.setMentions(List.of(BOB, ALICE));
+    Message second = message(2, ALICE, MessageType.TEXT, "@2 again");
+    second.setConvId(direct);
+    second.setMentions(List.of(BOB));
+    applyIn(direct, new MessageAppended(first), new MessageAppended(second));
+    ConversationQueries lists = new ConversationQueries(jdbi);
+    assertThat(lists.list(BOB, 10, null).get(0).entry().mentions()).isEqualTo(2);
+    assertThat(lists.list(ALICE, 10, null).get(0).entry().mentions()).as("the sender's own mention").isZero();
+
+    applyIn(direct, new ReadAdvanced(BOB, "phone", 1L));
+    assertThat(lists.list(BOB, 10, null).get(0).entry().mentions()).isEqualTo(1);
+    Message recall = message(3, ALICE, MessageType.RECALL, "2");
+    recall.setConvId(direct);
+    applyIn(direct, new RecallApplied(recall, 2L));
+    assertThat(lists.list(BOB, 10, null).get(0).entry().mentions()).isZero();
+    long rows = jdbi.withHandle(handle -> handle.createQuery("select count(*) from mentions").mapTo(Long.class).one());
+    assertThat(rows).as("read and recalled mentions are deleted").isZero();
+  }
+
   private List<StoredMessage> page(long userId) {
     return messages.withActions(messages.after(CONV, 0, 50), CONV, userId).messages();
   }
 
   private void apply(Object... payloads) {
+    applyIn(CONV, payloads);
+  }
+
+  private void applyIn(String convId, Object... payloads) {
     List<Event> events = Arrays.stream(payloads)
-        .map(payload -> payload instanceof Event event ? event : new Event(CONV, "cmd-" + IDS.incrementAndGet(), 0L, payload))
+        .map(payload -> payload instanceof Event event ? event : new Event(convId, "cmd-" + IDS.incrementAndGet(), 0L, payload))
         .toList();
     jdbi.useTransaction(handle -> writer.apply(handle, events, ProjectionWriter.NewMessages.PLAIN));
   }
