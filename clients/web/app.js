@@ -1,9 +1,11 @@
 // The web chat client: signs in, runs seqsync-client (served from /web/lib/, the npm package's own
 // source) and shows what it hands over. It tells the library what it rendered, and nothing else
 // of the protocol is its business.
-import { SeqsyncClient, WebStorageStore, parseToken } from './lib/index.js';
+import { SeqsyncClient, parseToken } from './lib/index.js';
 import { GroupControls } from './groups.js';
 import { MessageActions } from './actions.js';
+import { installPresence } from './presence.js';
+import { OfflineMode, cacheShell, deviceStore } from './offline.js';
 import { MessageViews, renderList, titleOf } from './views.js';
 
 const $ = (selector) => document.querySelector(selector);
@@ -44,11 +46,9 @@ async function signIn() {
   }));
 }
 
-function start(token) {
+async function start(token) {
   const me = parseToken(token);
-  const client = new SeqsyncClient({
-    baseUrl: location.origin, token, store: new WebStorageStore(localStorage, `seqsync:${me.userId}:${me.deviceId}`),
-  });
+  const client = new SeqsyncClient({ baseUrl: location.origin, token, store: await deviceStore(me) });
   window.seqsync = client; // for the curious, and for tests
   const actions = new MessageActions(client, me.userId,
     { composer: $('#composer'), bar: $('#action-bar'), suggestions: $('#mention-suggestions') }, report);
@@ -112,6 +112,7 @@ function start(token) {
     groups.show(conv);
     actions.opened(conv);
     showList();
+    presence.opened(conv).catch(report);
     await client.open(convId).catch(report);
     if (openConvId !== convId) return;
     showHeader(conv);
@@ -188,6 +189,8 @@ function start(token) {
     location.reload();
   });
   document.addEventListener('visibilitychange', readIfSeen);
+  const presence = installPresence(client, views, { me: me.userId, openConvId: () => openConvId });
+  new OfflineMode(client, views);
   client.connect();
 }
 
@@ -200,4 +203,5 @@ function report(error) {
   setTimeout(() => { if (banner.textContent === (error?.message ?? String(error))) banner.hidden = true; }, 4000);
 }
 
+cacheShell();
 signIn().then(start);

@@ -134,9 +134,17 @@ test('with the server stopped the banner shows; after the restart nothing is los
 
 test('signing out revokes the device on the server and leaves nothing of it in the browser', async () => {
   const token = await phone.page.evaluate(() => window.seqsync.api.token);
-  const keys = () => phone.page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('seqsync:1:phone:')));
-  await phone.open(CONV); // renders, acks: the device keeps its cursor in localStorage
-  for (const deadline = Date.now() + 30_000; (await keys()).length === 0;) {
+  // What the device keeps in its IndexedDB database (its cursors, list and messages of the conversation).
+  const keys = () => phone.page.evaluate(async () => {
+    const { IndexedDbStore } = await import('/web/lib/index.js');
+    const store = new IndexedDbStore('seqsync:1:phone');
+    const kept = [...Object.keys(await store.loadCursors()), ...(await store.loadConversations()).map((c) => c.convId),
+      ...(await store.loadMessages('d:1:2', { limit: 1 })).map((m) => m.msgId)];
+    (await store.db()).close();
+    return kept;
+  });
+  await phone.open(CONV); // renders, acks: the device keeps its cursor, list and messages
+  for (const deadline = Date.now() + 30_000; (await keys()).length < 3;) {
     assert.ok(Date.now() < deadline, 'the device kept its cursors while signed in');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -145,7 +153,7 @@ test('signing out revokes the device on the server and leaves nothing of it in t
   const refused = await fetch(`${app.baseUrl}/v1/conversations`, { headers: { authorization: `Bearer ${token}` } });
   assert.equal(refused.status, 401);
   assert.equal((await refused.json()).error.code, 'token_revoked');
-  assert.deepEqual(await keys(), [], 'cursors and outbox gone');
+  assert.deepEqual(await keys(), [], 'cursors, list and messages gone');
   assert.equal(await phone.page.evaluate(() => sessionStorage.getItem('seqsync:token')), null);
   // The user's other device goes on.
   await laptop.send('still here');

@@ -60,8 +60,23 @@ export class Api {
     this.fetch = fetchImpl ?? ((input, init) => globalThis.fetch(input, init));
     this.maxAttempts = maxAttempts;
     this.backoff = backoff;
-    this.sleep = sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    /** @type {Set<() => void>} the back-offs being waited out */
+    this.sleepers = new Set();
+    this.sleep = sleep ?? ((ms) => new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.sleepers.delete(wake);
+        resolve(undefined);
+      };
+      const timer = setTimeout(wake, ms);
+      this.sleepers.add(wake);
+    }));
     this.stats = new RequestStats();
+  }
+
+  /** Ends every back-off now (the network is back): the calls waiting to try again go at once. */
+  retryNow() {
+    for (const wake of [...this.sleepers]) wake();
   }
 
   /**

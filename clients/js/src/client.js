@@ -7,6 +7,8 @@ import { actionPath, applyNotice, isActionNotice, stateKnownThrough, withoutActi
 import { Connection } from './connection.js';
 import { Conversation } from './conversation.js';
 import { Emitter, once } from './emitter.js';
+import { Liveness } from './liveness.js';
+import { LocalCopy } from './local-copy.js';
 import { Outbox } from './outbox.js';
 import { Puller } from './puller.js';
 import { Reporter } from './reporter.js';
@@ -31,6 +33,10 @@ import { countNew, listOf, localUnread, mergeListEntry, summary } from './list.j
  * @property {{state: ConnectionState, attempt: number, delayMs?: number}} state the connection's state changed
  * @property {{convId: string, added: string[], removed: string[]}} membership
  * @property {{error: unknown, during: string}} error something failed that the client will retry or has given up
+ * @property {import('./liveness.js').Typing} typing another member started typing, or stopped (or their timeout passed)
+ * @property {import('./liveness.js').Presence} presence a watched user's presence, now or changed
+ * @property {import('./liveness.js').Delivered} delivered a device of another member got messages up to seq
+ * @property {{convId: string}} cleared the conversation's local messages were deleted (clearLocalMessages)
  */
 
 /**
@@ -43,7 +49,9 @@ import { countNew, listOf, localUnread, mergeListEntry, summary } from './list.j
  *   being served until it is made anew with a new token
  * @property {any} [WebSocket] the WebSocket constructor (default: the global one; in Node 20 pass the ws package's)
  * @property {typeof fetch} [fetch] default: the global fetch
- * @property {import('./store.js').SeqsyncStore} [store] where cursors and unsent messages persist (default: memory)
+ * @property {import('./store.js').SeqsyncStore} [store] where cursors and unsent messages persist (default: memory);
+ *   a store with the message methods (IndexedDbStore, SqliteStore, MemoryStore) also keeps the local copy
+ * @property {number} [retentionDays] how long the local copy keeps a message, from its createTime (default 30)
  * @property {'http' | 'stream'} [handshake] `http` (default): POST /v1/sync with this device's cursors on every
  *   connect; `stream`: the handshake the stream sends first, which costs no request
  * @property {import('./backoff.js').BackoffOptions} [backoff] reconnects, and a failed pull's retries
@@ -96,8 +104,10 @@ export class SeqsyncClient extends Emitter {
     });
     /** @type {Map<string, ReturnType<typeof setTimeout>>} */
     this.draftTimers = new Map();
+    this.local = new LocalCopy(this, store, { retentionDays: options.retentionDays });
     this.loaded = false;
     this.handshakes = 0;
+    this.liveness = new Liveness(this);
   }
 
   /** @returns {ConnectionState} */
@@ -109,6 +119,7 @@ export class SeqsyncClient extends Emitter {
       for (const [convId, seq] of Object.entries(await this.store.loadCursors())) {
         if (!this.conversations.has(convId)) this.conversations.set(convId, new Conversation(convId, seq));
       }
+      await this.local.restore().catch((error) => this.failed(error, 'local store'));
       this.loaded = true;
     }
     this.connection.start();
@@ -121,7 +132,9 @@ export class SeqsyncClient extends Emitter {
     this.puller.stop();
     this.outbox.stop();
     for (const timer of this.draftTimers.values()) clearTimeout(timer);
+    this.liveness.stop();
     this.reporter.stop();
+    await this.local.flush();
     await this.reporter.flush(); // one last try of what is pending (the store has the cursors anyway)
   }
 
@@ -146,6 +159,43 @@ export class SeqsyncClient extends Emitter {
       if (this.state === 'closed') throw new Error('closed');
       await (this.state === 'live' ? this.puller.idle() : once(this, 'state'));
     }
+  }
+
+  /**
+   * Tells the conversation's other members this user is typing (call it on every keystroke: at most
+   * one frame per 2.5 s goes out), or stopped (`active` false: after a send, or a cleared input).
+   * @param {string} convId @param {boolean} [active]
+   */
+  typing(convId, active = true) {
+    this.liveness.typing(convId, active);
+  }
+
+  /**
+   * Watches these users' presence (replacing the users watched before): `presence` events now and on
+   * every change; resolves with their presence now.
+   * @param {string[]} users @returns {Promise<import('./liveness.js').Presence[]>}
+   */
+  presence(users) {
+    return this.liveness.watch(users);
+  }
+
+  /** Says this device is hidden (in the background) or in front again: a user all of whose devices are hidden is `away`. @param {boolean} hidden */
+  setVisibility(hidden) {
+    this.liveness.setVisibility(hidden);
+  }
+
+  /** Loads every member's delivered and seen positions in the conversation (then kept current by the stream). @param {string} convId */
+  loadReceipts(convId) {
+    return this.liveness.load(convId);
+  }
+
+  /**
+   * The ticks of a message: of the members other than its sender, how many got it on a device and how many read it.
+   * @param {string} convId @param {number} seq @param {string} senderId
+   * @returns {import('./liveness.js').MessageReceipts}
+   */
+  messageReceipts(convId, seq, senderId) {
+    return this.liveness.messageReceipts(convId, seq, senderId);
   }
 
   /** @param {string} convId @returns {Conversation} */
@@ -178,6 +228,7 @@ export class SeqsyncClient extends Emitter {
    */
   async open(convId) {
     const conv = this.conversation(convId);
+    await this.local.show(conv).catch((error) => this.failed(error, 'local store')); // at once, also offline
     const activation = await this.api.call('GET', `/v1/conversations/${encodeURIComponent(convId)}`, { kind: 'activation' });
     applySyncEntry(conv, activation);
     Object.assign(conv, { draft: activation.draft, kind: activation.kind, members: activation.members ?? conv.members });
@@ -194,8 +245,18 @@ export class SeqsyncClient extends Emitter {
    * @param {string} convId
    * @returns {Promise<number>} how many older messages came (0: the beginning)
    */
-  loadOlder(convId) {
-    return this.puller.older(this.conversation(convId));
+  async loadOlder(convId) {
+    const conv = this.conversation(convId);
+    return (await this.local.older(conv).catch(() => 0)) || this.puller.older(conv);
+  }
+
+  /**
+   * Deletes this device's local copy of the messages of one conversation (or of all); they come
+   * again from the server when opened. Cursors, the list, drafts and the outbox stay.
+   * @param {string} [convId]
+   */
+  clearLocalMessages(convId) {
+    return this.local.clear(convId);
   }
 
   /** @param {string} convId @returns {Message[]} the messages held, by seq */
@@ -345,11 +406,13 @@ export class SeqsyncClient extends Emitter {
    */
   setDraft(convId, text) {
     this.conversation(convId).draft = text;
+    this.local.draft(convId, text, false);
     clearTimeout(this.draftTimers.get(convId));
     return new Promise((resolve) => {
       this.draftTimers.set(convId, setTimeout(() => {
         this.draftTimers.delete(convId);
         this.api.call('PUT', `/v1/conversations/${encodeURIComponent(convId)}/draft`, { kind: 'draft', body: { text } })
+          .then(() => this.local.draft(convId, text, true))
           .catch((error) => this.failed(error, 'draft')).finally(() => resolve(undefined));
       }, this.draftDelayMs));
     });
@@ -429,6 +492,7 @@ export class SeqsyncClient extends Emitter {
   /** The whole handshake is in: live. @private */
   synced() {
     this.connection.live();
+    this.liveness.reconnected();
     this.outbox.retryAll();
     this.reporter.flush();
   }
@@ -488,7 +552,7 @@ export class SeqsyncClient extends Emitter {
       this.outbox.settle(message, this.me.userId);
       if (outcome !== 'same') {
         const held = conv.messages.get(message.seq);
-        if (held) stateKnownThrough(held, source === 'push' ? message.seq : watermark);
+        if (held) stateKnownThrough(held, source === 'push' || source === 'store' ? message.seq : watermark);
       }
       if (message.type === 'recall') {
         const recalled = conv.recall(Number(message.content));
@@ -507,12 +571,12 @@ export class SeqsyncClient extends Emitter {
         if (conv.hand(message.seq)) this.emit('message', { convId: conv.convId, message, source });
       }
       else conv.sources.set(message.seq, source);
-      if (message.seq > before && source !== 'history') this.counted(conv, message);
+      if (message.seq > before && source !== 'history' && source !== 'store') this.counted(conv, message);
     }
     for (const { message, source: cameBy } of conv.takeDeliverable()) {
       this.emit('message', { convId: conv.convId, message, source: cameBy });
     }
-    if ((conv.missing() && source !== 'history' && source !== 'first-screen') || conv.ahead()) {
+    if ((conv.missing() && source !== 'history' && source !== 'first-screen' && source !== 'store') || conv.ahead()) {
       this.puller.pull(conv, 'fill');
     }
     if (conv.latestSeq > before) this.listChanged();

@@ -27,8 +27,9 @@ export const RECALLED_PLACEHOLDER = '[recalled]';
 
 /**
  * How a message reached this client: pushed live, caught up after a handshake, a gap filled, a
- * first screen, an older page, or the answer to our own send or recall (R15: push and catch-up told apart).
- * @typedef {'push' | 'catchup' | 'fill' | 'first-screen' | 'history' | 'sent'} MessageSource
+ * first screen, an older page, the answer to our own send or recall (R15: push and catch-up told apart), or
+ * read back from the device's local copy (`store`).
+ * @typedef {'push' | 'catchup' | 'fill' | 'first-screen' | 'history' | 'sent' | 'store'} MessageSource
  */
 
 export class Conversation {
@@ -62,6 +63,10 @@ export class Conversation {
     this.draft = null;
     /** @type {Map<string, number>} other members' read positions (receipts, R19) */
     this.receipts = new Map();
+    /** @type {Map<string, number>} other members' delivered positions: the highest seq a device of theirs acked */
+    this.deliveredTo = new Map();
+    /** @type {string[] | undefined} every member, as the last receipts answer listed them */
+    this.receiptMembers = undefined;
     /** @type {string | undefined} */
     this.kind = convId.startsWith('g:') ? 'group' : 'direct';
     /** @type {string | undefined} */

@@ -74,6 +74,7 @@ export function applyFrame(client, frame) {
       client.failed(frame.error, 'stream');
       return;
     default:
+      if (client.liveness.frame(frame)) return;
       // pong, cursor (another device's ack) and frame types added later: nothing to do
   }
 }

@@ -1,6 +1,7 @@
 // seqsync-client: the client half of seqsync's protocol (README.md).
 export { SeqsyncClient } from './client.js';
 export { MemoryStore, WebStorageStore } from './store.js';
+export { IndexedDbStore } from './indexeddb-store.js';
 export { SeqsyncError, parseToken } from './api.js';
 export { Conversation, RECALLED_PLACEHOLDER } from './conversation.js';
 export { fullJitter, Backoff } from './backoff.js';

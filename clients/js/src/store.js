@@ -2,6 +2,10 @@
 // seq (its cursor: what this device has rendered) and the sends not yet committed (the outbox,
 // so a retry after a restart still carries the same clientMsgId). The library reads it once at
 // connect and writes through it; any object with these methods will do (IndexedDB, a file, ...).
+// A store that also keeps messages, the conversation list and drafts (the optional methods below:
+// MemoryStore, IndexedDbStore, SqliteStore) is the device's local copy (local-copy.js): a
+// conversation opens from it at once, also without the network. Messages and cursors are kept
+// apart: deleting messages never moves a cursor.
 
 /**
  * @typedef {object} OutboxItem
@@ -22,6 +26,37 @@
  * @property {(item: OutboxItem) => Promise<void>} putOutbox
  * @property {(clientMsgId: string) => Promise<void>} deleteOutbox
  * @property {() => Promise<void>} [clear] forgets everything it holds (sign-out)
+ * @property {(messages: Message[]) => Promise<void>} [putMessages] adds or replaces messages, by convId and seq
+ * @property {(convId: string, page: {before?: number, limit: number}) => Promise<Message[]>} [loadMessages]
+ *   the newest `limit` messages of a conversation with a seq below `before` (all when absent), ascending by seq
+ * @property {(which: {convId?: string, createdBefore?: number}) => Promise<number>} [deleteMessages] deletes
+ *   the messages of one conversation (or all) created before a time (or all); never a cursor; returns how many
+ * @property {() => Promise<ConversationRecord[]>} [loadConversations]
+ * @property {(records: ConversationRecord[]) => Promise<void>} [putConversations] adds or replaces, by convId
+ * @property {() => Promise<Record<string, DraftRecord>>} [loadDrafts]
+ * @property {(convId: string, draft: DraftRecord | null) => Promise<void>} [putDraft] null deletes it
+ */
+
+/** @typedef {import('./conversation.js').Message} Message */
+
+/**
+ * What the conversation list shows of a conversation (R20), kept so that the list shows offline.
+ * @typedef {object} ConversationRecord
+ * @property {string} convId
+ * @property {string} [kind]
+ * @property {string} [name]
+ * @property {string[]} [members]
+ * @property {number} latestSeq
+ * @property {number} readSeq
+ * @property {number} unread
+ * @property {number} updatedAt
+ * @property {Message | null} lastMessage
+ * @property {boolean} listed
+ */
+
+/**
+ * The user's draft of a conversation; `synced`: the server has it (one typed offline has not).
+ * @typedef {{text: string | null, synced: boolean}} DraftRecord
  */
 
 /**
@@ -35,6 +70,54 @@ export class MemoryStore {
     this.cursors = new Map();
     /** @type {Map<string, OutboxItem>} */
     this.outbox = new Map();
+    /** @type {Map<string, Map<number, Message>>} by convId, then seq */
+    this.messages = new Map();
+    /** @type {Map<string, ConversationRecord>} */
+    this.conversations = new Map();
+    /** @type {Map<string, DraftRecord>} */
+    this.drafts = new Map();
+  }
+
+  /** @param {Message[]} messages */
+  async putMessages(messages) {
+    for (const message of messages) {
+      let held = this.messages.get(message.convId);
+      if (!held) this.messages.set(message.convId, (held = new Map()));
+      held.set(message.seq, { ...message });
+    }
+  }
+
+  /** @param {string} convId @param {{before?: number, limit: number}} page */
+  async loadMessages(convId, { before = Infinity, limit }) {
+    const below = [...(this.messages.get(convId)?.values() ?? [])].filter((message) => message.seq < before);
+    return below.sort((a, b) => a.seq - b.seq).slice(-limit).map((message) => ({ ...message }));
+  }
+
+  /** @param {{convId?: string, createdBefore?: number}} which */
+  async deleteMessages({ convId, createdBefore = Infinity }) {
+    let deleted = 0;
+    for (const [id, held] of this.messages) {
+      if (convId !== undefined && id !== convId) continue;
+      for (const [seq, message] of held) {
+        if (message.createTime < createdBefore && held.delete(seq)) deleted += 1;
+      }
+    }
+    return deleted;
+  }
+
+  async loadConversations() { return [...this.conversations.values()].map((record) => ({ ...record })); }
+
+  /** @param {ConversationRecord[]} records */
+  async putConversations(records) {
+    for (const record of records) this.conversations.set(record.convId, { ...record });
+  }
+
+  async loadDrafts() { return Object.fromEntries(this.drafts); }
+
+  /** @param {string} convId @param {DraftRecord | null} draft */
+  async putDraft(convId, draft) {
+    if (draft) this.drafts.set(convId, { ...draft });
+    else this.drafts.delete(convId);
   }
 
   async loadCursors() { return Object.fromEntries(this.cursors); }
@@ -51,14 +134,14 @@ export class MemoryStore {
   async deleteOutbox(clientMsgId) { this.outbox.delete(clientMsgId); }
 
   async clear() {
-    this.cursors.clear();
-    this.outbox.clear();
+    for (const map of [this.cursors, this.outbox, this.messages, this.conversations, this.drafts]) map.clear();
   }
 }
 
 /**
  * A store in a Web Storage object (`window.localStorage`), one key per user and device, so a
- * page reloaded (or the browser restarted) resumes from its cursors.
+ * page reloaded (or the browser restarted) resumes from its cursors. It keeps no messages (Web
+ * Storage is small and synchronous): IndexedDbStore is the browser's local copy.
  * @implements {SeqsyncStore}
  */
 export class WebStorageStore {

@@ -21,6 +21,8 @@ import io.seqsync.ingress.auth.Tokens;
 import io.seqsync.ingress.commands.CommandPublisher;
 import io.seqsync.ingress.commands.ReplyWaiter;
 import io.seqsync.ingress.ops.OpsMonitor;
+import io.seqsync.ingress.api.AccessControl;
+import io.seqsync.ingress.push.Liveness;
 import io.seqsync.ingress.push.PushHub;
 import io.seqsync.ingress.web.DevSignIn;
 import io.seqsync.projector.AnnouncementPublisher;
@@ -36,6 +38,7 @@ import io.seqsync.redis.ConversationList;
 import io.seqsync.redis.RedisClients;
 import io.seqsync.redis.RedisHealth;
 import io.seqsync.redis.RedisLimits;
+import io.seqsync.redis.SocketRegistry;
 import io.seqsync.sequencer.SequencerService;
 import io.seqsync.store.ArchiveQueries;
 import io.seqsync.store.ConversationQueries;
@@ -43,6 +46,7 @@ import io.seqsync.store.Database;
 import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.GroupQueries;
 import io.seqsync.store.MessageQueries;
+import io.seqsync.store.PresenceQueries;
 import io.seqsync.store.RevocationQueries;
 import io.seqsync.store.SyncQueries;
 import java.util.ArrayDeque;
@@ -140,7 +144,12 @@ public final class SeqsyncApp implements AutoCloseable {
         new DeliveryQueries(requests.jdbi(), config.delivery().renderTarget()),
         new SyncQueries(requests.jdbi(), config.fetch().syncPageSize()), requests.statementTimeouts(),
         new RevocationQueries(requests.jdbi()), new GroupQueries(requests.jdbi()),
-        Optional.of(new RedisLimits(own(RedisClients.connect(redisEndpoint, config.limits().redisTimeout())))));
+        Optional.of(new RedisLimits(own(RedisClients.connect(redisEndpoint, config.limits().redisTimeout())))),
+        new PresenceQueries(requests.jdbi()));
+    // Which devices hold a live push socket, on any instance: presence, and push to devices, read it.
+    SocketRegistry sockets = new SocketRegistry(redis, config.presence().socketTtl());
+    Liveness liveness = own(Liveness.start(config.presence(), sockets, redis, redisEndpoint, stores.presence(),
+        new AccessControl(conversations, stores.messages()), pushes));
     OpsMonitor monitor = own(new OpsMonitor(kafka, topics, config.sequencer().applicationId(), requests.jdbi(),
         stores.delivery(), registry)).start();
     BearerTokens bearerTokens = new BearerTokens(tokens, config.auth().identityProvider().map(IdentityProviderTokens::new));
@@ -148,7 +157,7 @@ public final class SeqsyncApp implements AutoCloseable {
     Optional<DevSignIn> devSignIn = config.auth().developmentSecret()
         ? Optional.of(new DevSignIn(tokens, config.auth().demoTokenTtl())) : Optional.empty();
     ingress = own(new IngressApp(IngressSettings.from(config), new CommandChannels(publisher, replies, topics.telemetry()),
-        stores, pushes, new Identity(bearerTokens, devSignIn), new Observability(registry, monitor, health.probes())));
+        stores, pushes, new Identity(bearerTokens, devSignIn), new Observability(registry, monitor, health.probes()), liveness));
     ingress.start();
     phases.done("ingress");
     joined(sequencing).awaitRunning();

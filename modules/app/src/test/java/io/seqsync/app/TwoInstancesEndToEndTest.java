@@ -27,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Two app instances on one Kafka, PostgreSQL and Redis (the first instance's embedded ones), as
  * README's scaling says: the sequencer's and the projector's partitions split between them, a send
  * through either is answered whichever instance numbers and stores it, a device connected to one is
- * pushed what is sent through the other, and when one stops the other takes its partitions over;
+ * pushed what is sent through the other (typing and presence too), and when one stops the other
+ * takes its partitions over;
  * every conversation's seqs stay 1..N, each once (R3).
  */
 class TwoInstancesEndToEndTest {
@@ -79,6 +80,7 @@ class TwoInstancesEndToEndTest {
           pushed.add(frame.get("message").get("seq").asLong());
         }
         assertThat(pushed).containsExactly(1L, 2L, 3L, 4L, 5L);
+        presenceAndTypingCrossInstances(first, peerOnSecond);
       }
       for (int round = 0; round < PER_ROUND; round++) { // the first alone: it took the second's partitions over
         for (String conv : convs) {
@@ -101,6 +103,25 @@ class TwoInstancesEndToEndTest {
       }
       assertThat(msgIds).hasSize(CONVERSATIONS * 2 * PER_ROUND);
     }
+  }
+
+  // User 2 on the second instance watches user 1, who connects to the first, types and leaves.
+  private static void presenceAndTypingCrossInstances(SeqsyncApp first, StreamClient peerOnSecond) {
+    Duration frame = Duration.ofSeconds(10);
+    Duration soon = Duration.ofSeconds(2); // a second is the aim (the e2e test holds it), loosened for a loaded machine
+    peerOnSecond.send("{\"type\":\"presence\",\"users\":[\"1\"]}");
+    assertThat(peerOnSecond.next(ofType("presence"), frame).get("status").asText()).isEqualTo("offline");
+    try (StreamClient userOne = StreamClient.withHeader(first.httpPort(), EndToEnd.token(first, 1, "tablet"))) {
+      userOne.next(ofType("sync"), frame);
+      assertThat(peerOnSecond.next(ofType("presence"), soon).get("status").asText()).isEqualTo("online");
+      userOne.send("{\"type\":\"typing\",\"convId\":\"d:1:2\"}");
+      JsonNode typing = peerOnSecond.next(ofType("typing"), soon);
+      assertThat(typing.get("userId").asText()).isEqualTo("1");
+      assertThat(typing.get("active").asBoolean()).isTrue();
+    }
+    JsonNode offline = peerOnSecond.next(ofType("presence"), soon.plusSeconds(1)); // past the 1 s throttle
+    assertThat(offline.get("status").asText()).isEqualTo("offline");
+    assertThat(offline.get("lastSeen").asLong()).isPositive();
   }
 
   private static JsonNode send(ApiClient client, String conv) {

@@ -115,7 +115,10 @@ public final class ConfigLoader {
         new SeqsyncConfig.Archive(integer("archive.hot-days", 45), duration("archive.interval", Duration.ofHours(1)),
             duration("archive.read-budget", Duration.ofSeconds(3))),
         new SeqsyncConfig.Health(integer("health.projector-lag-threshold", 10_000)),
-        limits(), new SeqsyncConfig.Groups(integer("groups.max-added-per-request", 100), integer("groups.max-per-user", 1_000)));
+        limits(), new SeqsyncConfig.Groups(integer("groups.max-added-per-request", 100), integer("groups.max-per-user", 1_000)),
+        new SeqsyncConfig.Presence(duration("presence.socket-ttl", Duration.ofSeconds(30)),
+            duration("presence.throttle", Duration.ofSeconds(1)), duration("presence.typing-interval", Duration.ofSeconds(2)),
+            duration("presence.typing-timeout", Duration.ofSeconds(6))));
   }
 
   // A person types at most a few messages a second; the bursts let an outbox or a catch-up

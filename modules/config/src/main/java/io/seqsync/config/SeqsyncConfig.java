@@ -17,7 +17,7 @@ import java.util.Optional;
 public record SeqsyncConfig(
     Path dataDir, Optional<String> instanceId, Kafka kafka, Postgres postgres, Redis redis, Sequencer sequencer, Http http, Auth auth,
     Projector projector, Fetch fetch, Delivery delivery, Archive archive, Health health, Limits limits,
-    Groups groups) {
+    Groups groups, Presence presence) {
 
   public SeqsyncConfig {
     // Each lane holds at most its concurrency in connections: together they leave the projector,
@@ -36,7 +36,7 @@ public record SeqsyncConfig(
     Projector named = new Projector(projector.groupId(), Optional.of(projector.instanceId().orElse(instance)),
         projector.maxPollRecords(), projector.sessionTimeout(), projector.retryBackoff());
     return new SeqsyncConfig(dataDir, Optional.of(instance), kafka, postgres, redis, sequencer, http, auth, named,
-        fetch, delivery, archive, health, limits, groups);
+        fetch, delivery, archive, health, limits, groups, presence);
   }
 
   /**
@@ -354,6 +354,23 @@ public record SeqsyncConfig(
     public Groups {
       require(maxAddedPerRequest > 0, "groups.max-added-per-request must be positive");
       require(maxPerUser > 0, "groups.max-per-user must be positive");
+    }
+  }
+
+  /**
+   * Typing and presence (docs/design.md, "Typing and presence"): a push socket is live for
+   * {@code socketTtl} after its instance's last beat for it (beats every third of it), so a killed
+   * instance's sockets age out within it; a user's presence changes go out at most once per
+   * {@code throttle}; a device's typing in a conversation is relayed at most once per
+   * {@code typingInterval}, and shown by the others for {@code typingTimeout} unless renewed.
+   */
+  public record Presence(Duration socketTtl, Duration throttle, Duration typingInterval, Duration typingTimeout) {
+    public Presence {
+      require(socketTtl.toSeconds() >= 3, "presence.socket-ttl must be at least 3s");
+      require(!throttle.isNegative() && throttle.compareTo(Duration.ofMinutes(1)) <= 0,
+          "presence.throttle must be 0s-1m");
+      require(!typingInterval.isNegative(), "presence.typing-interval must not be negative");
+      require(typingTimeout.compareTo(typingInterval) > 0, "presence.typing-timeout must be above presence.typing-interval");
     }
   }
 }

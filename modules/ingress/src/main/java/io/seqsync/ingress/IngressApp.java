@@ -21,6 +21,7 @@ import io.seqsync.ingress.api.GroupRoleEndpoints;
 import io.seqsync.ingress.api.MessageEndpoints;
 import io.seqsync.ingress.api.ActionEndpoints;
 import io.seqsync.ingress.api.PositionEndpoints;
+import io.seqsync.ingress.api.ReceiptsEndpoint;
 import io.seqsync.ingress.api.SyncDepth;
 import io.seqsync.ingress.api.SyncEndpoint;
 import io.seqsync.ingress.api.SyncService;
@@ -49,6 +50,7 @@ import io.seqsync.ingress.ops.LiveFigures;
 import io.seqsync.ingress.ops.MetricsEndpoint;
 import io.seqsync.ingress.ops.OpsAccess;
 import io.seqsync.ingress.ops.OpsDashboard;
+import io.seqsync.ingress.push.Liveness;
 import io.seqsync.ingress.push.PushHub;
 import io.seqsync.ingress.push.StreamEndpoint;
 import io.seqsync.ingress.web.DevSignIn;
@@ -115,6 +117,12 @@ public final class IngressApp implements AutoCloseable {
 
   public IngressApp(IngressSettings settings, CommandChannels commands, IngressStores stores, PushHub pushes,
       Identity identity, Observability observability) {
+    this(settings, commands, stores, pushes, identity, observability, Liveness.off());
+  }
+
+  /** With typing and presence ({@code liveness}, which the caller closes). */
+  public IngressApp(IngressSettings settings, CommandChannels commands, IngressStores stores, PushHub pushes,
+      Identity identity, Observability observability, Liveness liveness) {
     this.settings = settings;
     PrometheusMeterRegistry registry = observability.registry();
     CommandPublisher publisher = commands.publisher();
@@ -162,7 +170,8 @@ public final class IngressApp implements AutoCloseable {
     BiFunction<Limit, Endpoint<Caller>, Route<Caller>> limited =
         (limit, endpoint) -> Route.of(authentication, limiter.guard(limit, endpoint));
     this.stream = new StreamEndpoint(authentication, access, publisher, syncs, pushes, fetchGuard, limiter, socketLimits,
-        revocations);
+        revocations, liveness);
+    ReceiptsEndpoint receipts = new ReceiptsEndpoint(access, stores.presence());
     JettyFastPath fastPath = new JettyFastPath(MessageEndpoints.MESSAGES,
         Route.of(authentication, conversation::page), limited.apply(Limit.SEND, conversation::send),
         // A limit kept in Redis is a round trip: not on the selector thread.
@@ -246,6 +255,10 @@ public final class IngressApp implements AutoCloseable {
       api.post("/v1/telemetry/failures", limited.apply(Limit.TELEMETRY, delivery::failures));
       api.post("/v1/sign-out", Route.of(authentication, now(signOut::signOut)));
       config.routes.ws(Authentication.STREAM_PATH, stream::configure);
+      api.get("/v1/presence", Route.of(authentication, now(liveness::read)));
+      api.get("/v1/presence/settings", Route.of(authentication, now(liveness::settings)));
+      api.put("/v1/presence/settings", limited.apply(Limit.GROUP, now(liveness::changeSettings)));
+      api.get("/v1/conversations/{convId}/receipts", Route.of(authentication, fetchGuard.firstScreen(now(receipts::receipts))));
       api.get("/health", Route.open(health::basic));
       api.get("/health/live", Route.open(health::live));
       api.get("/health/ready", Route.open(health::ready));

@@ -23,6 +23,7 @@ import io.seqsync.store.Database;
 import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.GroupQueries;
 import io.seqsync.store.MessageQueries;
+import io.seqsync.store.PresenceQueries;
 import io.seqsync.store.RevocationQueries;
 import io.seqsync.store.SyncQueries;
 import java.net.URI;
@@ -84,7 +85,8 @@ public final class TestApp implements AutoCloseable {
         list(redisUri), new ArchiveQueries(requests.jdbi(), config.archive().readBudget()),
         new DeliveryQueries(requests.jdbi(), config.delivery().renderTarget()),
         new SyncQueries(requests.jdbi(), config.fetch().syncPageSize()), requests.statementTimeouts(),
-        new RevocationQueries(requests.jdbi()), new GroupQueries(requests.jdbi()), Optional.empty());
+        new RevocationQueries(requests.jdbi()), new GroupQueries(requests.jdbi()), Optional.empty(),
+        new PresenceQueries(requests.jdbi()));
     app = new IngressApp(new IngressSettings("127.0.0.1", 0, replyBudget, maxContentBytes,
         config.sequencer().maxGroupMembers(), config.fetch(), config.http().streamCompression(),
         config.delivery().figuresCache(), config.limits(), config.groups()),

@@ -30,6 +30,14 @@ class WebClientRoutesTest {
     // One copy of the code: the bytes served are the npm package's source.
     assertThat(library.body()).isEqualTo(java.nio.file.Files.readString(
         java.nio.file.Path.of("..", "..", "clients", "js", "src", "index.js")));
+    // The offline shell: the service worker may serve the whole page ("/"), the manifest is served as JSON.
+    Http.Response worker = http.get("/web/sw.js", null);
+    assertThat(worker.status()).isEqualTo(200);
+    assertThat(worker.headers().firstValue("Service-Worker-Allowed")).hasValue("/");
+    assertThat(library.headers().firstValue("Service-Worker-Allowed")).isEmpty();
+    Http.Response manifest = http.get("/web/manifest.json", null);
+    assertThat(manifest.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("application/json"));
+    assertThat(manifest.json().get("start_url").asText()).isEqualTo("/");
     for (String path : new String[] {"/web/nothing.js", "/web/..%2Fpom.xml", "/web/lib/..%2F..%2Fpom.xml", "/web/app.exe",
         "/web/io/seqsync/ingress/IngressApp.class", "/web/.hidden.js"}) {
       Http.Response refused = http.get(path, null);

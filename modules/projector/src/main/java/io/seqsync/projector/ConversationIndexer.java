@@ -48,8 +48,7 @@ import redis.clients.jedis.exceptions.JedisException;
  * watermark, distrusts every built key instead (each is rebuilt from PostgreSQL on its first read).
  * So does a restarted master of a Redis Cluster (a restart, or a replica promoted): the watermark
  * lives on one master and the merges on all of them, so a master that lost writes did not lose the
- * watermark with them. At its first catch-up it drops the keys of the layout before hash tags
- * ({@link ConversationIndex#dropOldLayout}). Runs on the listeners' thread only, but for the flags
+ * watermark with them. Runs on the listeners' thread only, but for the flags
  * Redis's health sets.
  */
 public final class ConversationIndexer implements CommitListener {
@@ -64,7 +63,6 @@ public final class ConversationIndexer implements CommitListener {
   private final Supplier<Set<Integer>> assignedPartitions;
   private volatile boolean reconcileNeeded = true;
   private volatile boolean distrustNeeded;
-  private boolean layoutChecked;
   private Set<Integer> reconciled = Set.of();
 
   /**
@@ -134,14 +132,6 @@ public final class ConversationIndexer implements CommitListener {
   /** Brings the index of the assigned partitions up to the offsets PostgreSQL stored. */
   private void reconcile(Set<Integer> assigned) {
     reconcileNeeded = false;
-    if (!layoutChecked) {
-      long dropped = index.dropOldLayout();
-      if (dropped > 0) {
-        log.info("index: dropped {} keys of the layout before hash tags; each is rebuilt from PostgreSQL on its"
-            + " first read under its new name", dropped);
-      }
-      layoutChecked = true;
-    }
     boolean distrust = distrustNeeded;
     Map<Integer, Long> stored = jdbi.withHandle(handle -> StoredOffsets.read(handle, topic));
     Map<Integer, Long> marks = index.indexed(topic);

@@ -32,7 +32,8 @@ import redis.clients.jedis.exceptions.JedisException;
  * Pushes what a batch committed to the devices concerned (R1, R19, R21), one line per notice
  * naming its recipient users, the batch's lines in one Redis publication (see {@link PushNotice}):
  * messages, recalls and membership changes to every member, read positions to every member
- * (receipts, and the reader's other devices), cursors and drafts to the user's own devices. Runs
+ * (receipts, and the reader's other devices), cursors and drafts to the user's own devices, and
+ * each cursor as a delivered receipt to the other members. Runs
  * after the commit, and after the index listener, so a device told of a message can fetch it and
  * list it. The lines keep the batch's event order. Push is best effort: while Redis is unavailable
  * ({@link RedisHealth}) a batch is not pushed (devices pull what they missed when they reconnect or
@@ -131,10 +132,16 @@ public final class PushPublisher implements CommitListener {
     } else if (payload instanceof CursorAdvanced cursor) {
       PushNotice.position(PushNotice.Kind.CURSOR, convId, cursor.getUserId(), cursor.getDeviceId(), cursor.getSeq())
           .address(List.of(cursor.getUserId()), lines);
+      PushNotice.position(PushNotice.Kind.DELIVERED, convId, cursor.getUserId(), cursor.getDeviceId(), cursor.getSeq())
+          .address(others(members, cursor.getUserId()), lines);
     } else if (payload instanceof DraftUpdated draft) {
       PushNotice.draft(convId, draft.getUserId(), draft.getDeviceId(), draft.getText())
           .address(List.of(draft.getUserId()), lines);
     }
+  }
+
+  private static List<Long> others(Set<Long> members, long userId) {
+    return members.stream().filter(member -> member != userId).toList();
   }
 
   // A role or settings notice: a message frame and a membership frame (whose roles or settings the

@@ -55,10 +55,6 @@ public final class ConversationIndex {
   private static final RedisScript RAISE_FLOOR = RedisScript.load("raise_floor.lua");
   private static final RedisScript UNREAD = RedisScript.load("unread.lua");
 
-  /** The marker of the key layout with hash tags: present once the keys without them were dropped. */
-  static final String LAYOUT_KEY = IndexKeys.PREFIX + "layout";
-  private static final String LAYOUT = "hash-tags";
-
   private final UnifiedJedis redis;
   private final boolean cluster;
   private final int keptCountable;
@@ -111,20 +107,6 @@ public final class ConversationIndex {
    */
   public long forgetAll() {
     return unlinkScanned(key -> true);
-  }
-
-  /**
-   * Drops the keys of the layout before hash tags, once (then marks the layout): nothing reads them,
-   * and the watermark went with them, so the indexer distrusts every built key and each is rebuilt
-   * from PostgreSQL under its new name on its first read. Returns how many were dropped.
-   */
-  public long dropOldLayout() {
-    if (LAYOUT.equals(redis.get(LAYOUT_KEY))) {
-      return 0;
-    }
-    long dropped = unlinkScanned(IndexKeys::isOldLayout);
-    redis.set(LAYOUT_KEY, LAYOUT);
-    return dropped;
   }
 
   // SCAN on every node (a cluster's masters and replicas: the deletes go to the masters by key, and

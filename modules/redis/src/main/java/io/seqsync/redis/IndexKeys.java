@@ -5,8 +5,7 @@ package io.seqsync.redis;
  * tag (the part in braces, which alone chooses a Redis Cluster's hash slot): a conversation's keys
  * share the tag of its convId, a user's keys the tag of their user id, so that each script runs on
  * keys of one slot, as a Redis Cluster requires, and a conversation's or a user's keys live on one
- * master. Conversation ids and user ids never hold braces. Before the hash tags (2026-12-03) the
- * keys had no braces: {@link #isOldLayout} names those, dropped once on upgrade.
+ * master. Conversation ids and user ids never hold braces.
  */
 final class IndexKeys {
   /** Every key of the index starts with this. */
@@ -76,14 +75,5 @@ final class IndexKeys {
 
   static String draftField(String convId) {
     return "draft:" + convId;
-  }
-
-  /**
-   * Whether {@code key} is an index key of the layout before hash tags (conversation, user, cursor
-   * and watermark keys without braces): nothing reads those any more.
-   */
-  static boolean isOldLayout(String key) {
-    return key.indexOf('{') < 0 && (key.startsWith(PREFIX + "conv:") || key.startsWith(PREFIX + "user:")
-        || key.startsWith(PREFIX + "cursors:") || key.startsWith(PREFIX + "indexed:"));
   }
 }

@@ -28,7 +28,8 @@ public record PushNotice(Kind kind, String convId, long userId, String deviceId,
    */
   static final int PUBLICATION_CHARS = 64 * 1024;
 
-  public enum Kind { MESSAGE, READ, CURSOR, DRAFT, RECALL, MEMBERSHIP }
+  /** DELIVERED: a device of the user acked up to seq, told to the conversation's other members (receipts). */
+  public enum Kind { MESSAGE, READ, CURSOR, DRAFT, RECALL, MEMBERSHIP, DELIVERED }
 
   public static PushNotice message(StoredMessage message) {
     return new PushNotice(Kind.MESSAGE, message.convId(), message.senderId(), message.senderDevice(), message.seq(),

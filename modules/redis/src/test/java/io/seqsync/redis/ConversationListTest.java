@@ -137,25 +137,6 @@ class ConversationListTest {
   }
 
   @Test
-  void keysOfTheLayoutBeforeHashTagsAreDroppedOnceAndTheRestIsKept() {
-    redis.del(ConversationIndex.LAYOUT_KEY);
-    List<String> old = List.of("ss:conv:d:21:22", "ss:conv:d:21:22:countable", "ss:user:21", "ss:user:21:convs",
-        "ss:cursors:21:phone", "ss:indexed:seqsync.events");
-    old.forEach(key -> redis.set(key, "old"));
-    redis.zadd(IndexKeys.GROUP_ACTIVITY, 1, "g:kept");
-    try (ConversationIndex.Batch batch = index.batch()) {
-      batch.read(21, "d:21:22", 1);
-    }
-
-    assertThat(index.dropOldLayout()).isEqualTo(old.size());
-    assertThat(old).noneMatch(key -> redis.exists(key));
-    assertThat(redis.zscore(IndexKeys.GROUP_ACTIVITY, "g:kept")).isEqualTo(1.0);
-    assertThat(redis.hget(IndexKeys.user(21), IndexKeys.readField("d:21:22"))).isEqualTo("1");
-    redis.set("ss:conv:d:21:22", "written by an instance of the earlier version");
-    assertThat(index.dropOldLayout()).as("once").isZero();
-  }
-
-  @Test
   void scriptsRedisNoLongerHasRunFromTheirText() {
     String convId = "d:3:4";
     StoredMessage message = new StoredMessage(500, convId, 1, 3, "phone", "c1", "text", "x", 5_000L, false);

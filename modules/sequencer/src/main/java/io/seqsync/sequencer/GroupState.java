@@ -6,12 +6,9 @@ import org.apache.kafka.common.serialization.Serdes;
 
 /**
  * A group as the sequencer keeps it: its owner (0 once its last member left), how many members it
- * has and its settings. Stored with a version byte first; a value of the first layout (owner and
- * count, 12 bytes, no version) reads with the default settings, so a state store
- * of the first layout needs no migration.
+ * has and its settings. Stored with a version byte first, so that a later layout can read this one.
  */
 record GroupState(long ownerId, int memberCount, boolean membersCanInvite) {
-  private static final int FIRST_LAYOUT_BYTES = Long.BYTES + Integer.BYTES;
   private static final byte VERSION = 2;
   private static final int BYTES = 1 + Long.BYTES + Integer.BYTES + 1;
 
@@ -28,9 +25,6 @@ record GroupState(long ownerId, int memberCount, boolean membersCanInvite) {
   }
 
   private static GroupState read(ByteBuffer buffer) {
-    if (buffer.remaining() == FIRST_LAYOUT_BYTES) {
-      return new GroupState(buffer.getLong(), buffer.getInt(), false);
-    }
     byte version = buffer.get();
     if (version != VERSION || buffer.remaining() != BYTES - 1) {
       throw new IllegalStateException("group state of an unknown layout: version " + version);

@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -62,13 +61,9 @@ public final class SequencerService implements AutoCloseable {
     return service;
   }
 
-  /**
-   * Creates seqsync's topics where missing (and refuses a cluster holding an earlier sequencer state
-   * layout): before {@link #launch} and before anything else reads them.
-   */
+  /** Creates seqsync's topics where missing: before {@link #launch} and before anything else reads them. */
   public static void ensureTopics(KafkaConnection kafka, SeqsyncConfig config) {
-    Set<String> existing = TopicAdmin.ensure(kafka, Topics.from(config.kafka()), config.kafka().replicationFactor());
-    refuseEarlierStateLayout(existing, config.sequencer().applicationId());
+    TopicAdmin.ensure(kafka, Topics.from(config.kafka()), config.kafka().replicationFactor());
   }
 
   /**
@@ -91,22 +86,6 @@ public final class SequencerService implements AutoCloseable {
     SequencerService service = new SequencerService(streams, restores, kafka, config);
     streams.start();
     return service;
-  }
-
-  /**
-   * State written by a sequencer from before the one-store layout ({@link SequencerStores}) cannot
-   * be read by this one; starting anyway would number every conversation from 1 again.
-   */
-  private static void refuseEarlierStateLayout(Set<String> existingTopics, String applicationId) {
-    List<String> earlier = SequencerStores.EARLIER_LAYOUT.stream()
-        .map(store -> applicationId + "-" + store + "-changelog")
-        .filter(existingTopics::contains)
-        .toList();
-    if (!earlier.isEmpty()) {
-      throw new IllegalStateException("the sequencer state of application id " + applicationId
-          + " is in an earlier layout (changelog topics " + earlier + ") that this version cannot read; "
-          + "run it on a new cluster or data directory (see docs/design.md, \"Sequencer state\")");
-    }
   }
 
   /** The Streams configuration of the sequencer (the benchmark's passthrough reference reuses it). */

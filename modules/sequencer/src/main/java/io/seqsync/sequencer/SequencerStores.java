@@ -1,7 +1,6 @@
 package io.seqsync.sequencer;
 
 import java.time.Duration;
-import java.util.List;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
@@ -59,14 +58,6 @@ public final class SequencerStores {
       this.prefix = prefix;
     }
   }
-
-  /**
-   * State stores of earlier layouts, by name (the seven before the one-store layout; the dedup
-   * window store before its buckets); a sequencer finding their changelog topics refuses to start
-   * rather than number conversations from 1 again or forget which sends it has seen.
-   */
-  static final List<String> EARLIER_LAYOUT = List.of("conv-seq", "recalls", "msg-id-clock", "device-cursors",
-      "read-positions", "groups", "group-members", "send-dedup");
 
   private SequencerStores() {}
 

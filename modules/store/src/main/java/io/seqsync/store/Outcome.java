@@ -6,7 +6,7 @@ package io.seqsync.store;
  * cursor, read or draft change stored; seq is the new position, 0 for a draft) or
  * {@code REJECTED} (nothing stored; {@code reason} says why). An appended message's
  * {@code createTime} comes along, so that a send can be answered from its command and this outcome
- * without reading the row back (0 when unknown: an announcement of an earlier version). Immutable.
+ * without reading the row back (0 for the other kinds). Immutable.
  */
 public record Outcome(Kind kind, String commandId, String convId, long seq, long msgId, long createTime, String reason) {
   public enum Kind { APPENDED, APPLIED, REJECTED }

@@ -33,6 +33,11 @@ public final class TimedCache<K, V> {
     return entry.value();
   }
 
+  /** Drops the key's answer: the next {@link #get} computes it. */
+  public void forget(K key) {
+    entries.remove(key);
+  }
+
   private boolean fresh(Entry<V> entry, long now) {
     return entry != null && now - entry.atMillis() < ttl.toMillis();
   }

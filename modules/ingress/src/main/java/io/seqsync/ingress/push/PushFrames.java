@@ -15,6 +15,7 @@ import java.util.Optional;
 final class PushFrames {
   record MessageFrame(String type, String mode, Views.Message message) {}
 
+  /** A read receipt ({@code read}) or a delivered one ({@code delivered}: a device of the user acked up to seq). */
   record ReadFrame(String type, String convId, String userId, long seq) {}
 
   record CursorFrame(String type, String convId, String deviceId, long seq) {}
@@ -51,6 +52,7 @@ final class PushFrames {
       case DRAFT -> ownDevice ? null : new DraftFrame("draft", notice.convId(), notice.text(), notice.deviceId());
       case RECALL -> new RecallFrame("recall", notice.convId(), notice.seq(), Views.Message.of(notice.message()));
       case MEMBERSHIP -> membership(notice);
+      case DELIVERED -> new ReadFrame("delivered", notice.convId(), Long.toString(notice.userId()), notice.seq());
     };
     return Optional.ofNullable(frame).map(PushFrames::json);
   }
@@ -89,7 +91,7 @@ final class PushFrames {
     return ids.stream().map(String::valueOf).toList();
   }
 
-  private static String json(Object frame) {
+  static String json(Object frame) {
     try {
       return Json.MAPPER.writeValueAsString(frame);
     } catch (JsonProcessingException e) {

@@ -93,6 +93,11 @@ public final class PushHub implements AutoCloseable {
     });
   }
 
+  /** This instance's sockets of {@code userId}, none when it has none here. */
+  Set<PushConnection> connectionsOf(long userId) {
+    return byUser.getOrDefault(userId, Set.of());
+  }
+
   /** Push sockets open on this instance. */
   public long connectionCount() {
     return connections.sum();

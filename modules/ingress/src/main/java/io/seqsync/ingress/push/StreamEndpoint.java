@@ -53,7 +53,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * device closes the older one with {@link #REPLACED}. A frame over the socket's rate gets an error
  * frame {@code rate_limited} with {@code retryAfterMs} and changes nothing; a socket that sends
  * {@link #REFUSED_IN_A_ROW} frames in a row past it is closed with 1008 (policy violation). Ack and
- * read frames also take the device's {@code position} tokens, as over HTTP.
+ * read frames also take the device's {@code position} tokens, as over HTTP. Frames {@code typing},
+ * {@code visibility} and {@code presence} are {@link Liveness}'s.
  */
 public final class StreamEndpoint {
   // RFC 6455's registry: the server is overloaded, the client should reconnect later.
@@ -76,6 +77,7 @@ public final class StreamEndpoint {
   private final FetchGuard fetchGuard;
   private final Limiter limiter;
   private final SocketLimits socketLimits;
+  private final Liveness liveness;
   private final Map<String, Held> connections = new ConcurrentHashMap<>();
   private final ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor(runnable -> {
     Thread thread = new Thread(runnable, "stream-token-expiry");
@@ -91,7 +93,8 @@ public final class StreamEndpoint {
       ScheduledFuture<?> expiry) {}
 
   public StreamEndpoint(Authentication authentication, AccessControl access, CommandPublisher publisher, SyncService syncs,
-      PushHub hub, FetchGuard fetchGuard, Limiter limiter, SocketLimits socketLimits, Revocations revocations) {
+      PushHub hub, FetchGuard fetchGuard, Limiter limiter, SocketLimits socketLimits, Revocations revocations,
+      Liveness liveness) {
     this.authentication = authentication;
     this.access = access;
     this.publisher = publisher;
@@ -100,6 +103,7 @@ public final class StreamEndpoint {
     this.fetchGuard = fetchGuard;
     this.limiter = limiter;
     this.socketLimits = socketLimits;
+    this.liveness = liveness;
     revocations.addListener(this::revoked);
   }
 
@@ -134,6 +138,7 @@ public final class StreamEndpoint {
       return;
     }
     PushConnection connection = hub.connect(ctx.sessionId(), caller, ctx.session);
+    liveness.opened(connection);
     connections.put(ctx.sessionId(), new Held(connection, socket, new AtomicInteger(),
         clock.schedule(() -> end(ctx.sessionId(), "token_expired"),
             Math.max(0, token.expiresAtMillis() - System.currentTimeMillis()), TimeUnit.MILLISECONDS)));
@@ -160,7 +165,13 @@ public final class StreamEndpoint {
         case "ping" -> connection.offer(PushFrames.pong());
         case "ack" -> submit(connection, position(connection, frame, true));
         case "read" -> submit(connection, position(connection, frame, false));
-        default -> throw ApiException.badRequest("unknown_frame", "frame type must be ack, read or ping");
+        default -> {
+          if (!Liveness.handles(type)) {
+            throw ApiException.badRequest("unknown_frame",
+                "frame type must be ack, read, ping, typing, visibility or presence");
+          }
+          liveness.frame(connection, type, frame);
+        }
       }
     } catch (ApiException e) {
       connection.offer(e.retryAfterSeconds() > 0
@@ -214,6 +225,7 @@ public final class StreamEndpoint {
     if (held != null) {
       held.expiry().cancel(false);
       hub.disconnect(held.connection());
+      liveness.closed(held.connection());
       socketLimits.close(held.socket());
       limiter.socketClosed(held.socket().caller().userId(), ctx.sessionId());
     }

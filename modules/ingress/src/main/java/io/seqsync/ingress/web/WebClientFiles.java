@@ -7,6 +7,7 @@ import io.seqsync.ingress.http.ApiRequest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
@@ -22,6 +23,8 @@ public final class WebClientFiles {
   public static final String FILES = "/web/{file}";
   public static final String LIBRARY = "/web/lib/{file}";
 
+  // The offline client's service worker (clients/web/sw.js), registered for the scope "/".
+  private static final String SERVICE_WORKER = "web/sw.js";
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,63}\\.[a-z]{1,4}");
   private static final Map<String, String> TYPES = Map.of(
       "html", "text/html; charset=utf-8", "js", "text/javascript; charset=utf-8", "css", "text/css; charset=utf-8",
@@ -55,8 +58,14 @@ public final class WebClientFiles {
     if (bytes == null) {
       throw ApiException.notFound("not_found", "no such file: " + name);
     }
-    return new Answer(200, type, bytes,
-        Map.of("Cache-Control", "no-cache", "X-Content-Type-Options", "nosniff", "Content-Security-Policy", POLICY));
+    Map<String, String> headers = Map.of("Cache-Control", "no-cache", "X-Content-Type-Options", "nosniff",
+        "Content-Security-Policy", POLICY);
+    if (resource.equals(SERVICE_WORKER)) {
+      // The worker lives with the client's files but serves the whole page, "/" included (its scope).
+      headers = new HashMap<>(headers);
+      headers.put("Service-Worker-Allowed", "/");
+    }
+    return new Answer(200, type, bytes, headers);
   }
 
   private byte[] cached(String resource) {

@@ -12,7 +12,7 @@ import org.jdbi.v3.core.Jdbi;
  */
 public final class ProjectionWipe {
   /** seqsync's tables that are not projections: the signed-out devices, which no topic holds. */
-  public static final List<String> KEPT = List.of("revocations");
+  public static final List<String> KEPT = List.of("revocations", "presence_settings");
 
   /** seqsync's projections: its tables but schema_migrations and {@link #KEPT}. */
   public static final List<String> TABLES = List.of("archived_days", "archived_messages", "conversation_members",
