@@ -9,7 +9,7 @@ import { launchChromium } from '../lib/browser.mjs';
 import { ChatPage } from '../lib/chat-page.mjs';
 
 const CONV = 'd:21:22';
-const app = new App({ name: 'web-actions' });
+const app = new App({ name: 'web-actions', env: { SEQSYNC_HTTP_REPLY_BUDGET: '15s' } });
 let browser;
 let laptop; // user 21
 let desk;   // user 22
