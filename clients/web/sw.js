@@ -11,8 +11,8 @@ try {
 
 const CACHE = 'seqsync-shell';
 // What the page needs before it has told the worker what it loaded (the rest: cacheShell in offline.js).
-const CORE = ['/', '/web/app.js', '/web/views.js', '/web/groups.js', '/web/offline.js', '/web/style.css',
-  '/web/offline.css', '/web/manifest.json', '/web/icon.svg', '/web/lib/index.js'];
+const CORE = ['/', '/web/app.js', '/web/views.js', '/web/system.js', '/web/groups.js', '/web/offline.js',
+  '/web/style.css', '/web/offline.css', '/web/manifest.json', '/web/icon.svg', '/web/lib/index.js'];
 
 /** @param {string} url */
 function isShell(url) {

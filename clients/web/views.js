@@ -3,6 +3,8 @@
 // library's ack waits for: a message that cannot be shown is reported instead (R12, R17).
 import { describeNotice } from './actions.js';
 
+import { fromSystem } from './system.js';
+
 const el = (tag, className, text) => {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -108,10 +110,10 @@ export class MessageViews {
     const text = describe(message);
     const mine = message.senderId === this.me;
     item.dataset.clientMsgId = message.clientMsgId;
-    if (message.type === 'system' || message.type === 'recall') item.className = 'notice';
+    if (message.type === 'system' || message.type === 'recall' || fromSystem(message)) item.className = 'notice';
     else item.className = [mine ? 'mine' : '', message.recalled ? 'recalled' : ''].join(' ').trim();
     item.append(el('span', 'text', text));
-    const meta = el('span', 'meta', `${mine ? 'you' : `user ${message.senderId}`} · #${message.seq} · ${new Date(message.createTime).toLocaleTimeString()}`);
+    const meta = el('span', 'meta', `${mine ? 'you' : fromSystem(message) ? 'system' : `user ${message.senderId}`} · #${message.seq} · ${new Date(message.createTime).toLocaleTimeString()}`);
     if (mine && !message.recalled && ['text', 'image', 'file'].includes(message.type)) {
       const recall = el('button', 'recall', 'recall');
       recall.type = 'button';

@@ -4,19 +4,23 @@ import { createHmac } from 'node:crypto';
 
 const base64url = (value) => Buffer.from(value).toString('base64url');
 
-export function mintToken(secret, userId, deviceId, ttlSeconds = 3600) {
+function signed(secret, claims, ttlSeconds) {
   const header = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
-  const claims = base64url(JSON.stringify({
-    sub: String(userId), did: deviceId, exp: Math.floor(Date.now() / 1000) + ttlSeconds,
-  }));
-  const signature = createHmac('sha256', secret).update(`${header}.${claims}`).digest('base64url');
-  return `${header}.${claims}.${signature}`;
+  const body = base64url(JSON.stringify({ ...claims, exp: Math.floor(Date.now() / 1000) + ttlSeconds }));
+  const signature = createHmac('sha256', secret).update(`${header}.${body}`).digest('base64url');
+  return `${header}.${body}.${signature}`;
+}
+
+export function mintToken(secret, userId, deviceId, ttlSeconds = 3600) {
+  return signed(secret, { sub: String(userId), did: deviceId }, ttlSeconds);
 }
 
 // An operator's token (the ops dashboard): `ops: true` instead of a user and device.
 export function mintOperatorToken(secret, ttlSeconds = 3600) {
-  const header = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
-  const claims = base64url(JSON.stringify({ sub: 'operator', ops: true, exp: Math.floor(Date.now() / 1000) + ttlSeconds }));
-  const signature = createHmac('sha256', secret).update(`${header}.${claims}`).digest('base64url');
-  return `${header}.${claims}.${signature}`;
+  return signed(secret, { sub: 'operator', ops: true }, ttlSeconds);
+}
+
+// A service's token (the server API): `service: true`, the service's name as `sub`, no device.
+export function mintServiceToken(secret, name, ttlSeconds = 3600) {
+  return signed(secret, { sub: name, service: true }, ttlSeconds);
 }

@@ -118,7 +118,8 @@ public final class ConfigLoader {
         limits(), new SeqsyncConfig.Groups(integer("groups.max-added-per-request", 100), integer("groups.max-per-user", 1_000)),
         new SeqsyncConfig.Presence(duration("presence.socket-ttl", Duration.ofSeconds(30)),
             duration("presence.throttle", Duration.ofSeconds(1)), duration("presence.typing-interval", Duration.ofSeconds(2)),
-            duration("presence.typing-timeout", Duration.ofSeconds(6))));
+            duration("presence.typing-timeout", Duration.ofSeconds(6))),
+        Integrations.load(this::optional));
   }
 
   // A person types at most a few messages a second; the bursts let an outbox or a catch-up
@@ -127,7 +128,8 @@ public final class ConfigLoader {
     return new SeqsyncConfig.Limits(rate("send-device", 5, 30), rate("send-user", 10, 60),
         rate("position-device", 20, 200), rate("draft-device", 10, 40), duration("limits.draft.window", Duration.ofSeconds(1)),
         rate("group-user", 1, 20), rate("telemetry-device", 10, 100), rate("frame-socket", 20, 100),
-        rate("socket-user", 2, 20), integer("limits.sockets-per-user", 20), duration("limits.redis-timeout", Duration.ofMillis(50)));
+        rate("socket-user", 2, 20), integer("limits.sockets-per-user", 20), duration("limits.redis-timeout", Duration.ofMillis(50)),
+        rate("server-service", 100, 1000));
   }
 
   private SeqsyncConfig.Limits.Rate rate(String name, double perSecond, int burst) {

@@ -17,7 +17,7 @@ import java.util.Optional;
 public record SeqsyncConfig(
     Path dataDir, Optional<String> instanceId, Kafka kafka, Postgres postgres, Redis redis, Sequencer sequencer, Http http, Auth auth,
     Projector projector, Fetch fetch, Delivery delivery, Archive archive, Health health, Limits limits,
-    Groups groups, Presence presence) {
+    Groups groups, Presence presence, Integrations integrations) {
 
   public SeqsyncConfig {
     // Each lane holds at most its concurrency in connections: together they leave the projector,
@@ -36,7 +36,7 @@ public record SeqsyncConfig(
     Projector named = new Projector(projector.groupId(), Optional.of(projector.instanceId().orElse(instance)),
         projector.maxPollRecords(), projector.sessionTimeout(), projector.retryBackoff());
     return new SeqsyncConfig(dataDir, Optional.of(instance), kafka, postgres, redis, sequencer, http, auth, named,
-        fetch, delivery, archive, health, limits, groups, presence);
+        fetch, delivery, archive, health, limits, groups, presence, integrations);
   }
 
   /**
@@ -290,7 +290,8 @@ public record SeqsyncConfig(
    * and holds at once.
    */
   public record Limits(Rate sendDevice, Rate sendUser, Rate positionDevice, Rate draftDevice, Duration draftWindow,
-      Rate groupUser, Rate telemetryDevice, Rate frameSocket, Rate socketUser, int socketsPerUser, Duration redisTimeout) {
+      Rate groupUser, Rate telemetryDevice, Rate frameSocket, Rate socketUser, int socketsPerUser, Duration redisTimeout,
+      Rate serverService) {
     public Limits {
       require(!draftWindow.isNegative(), "limits.draft.window must not be negative");
       require(socketsPerUser > 0, "limits.sockets-per-user must be positive");
@@ -299,7 +300,7 @@ public record SeqsyncConfig(
 
     /** The buckets' names, as their properties spell them ({@code limits.<name>.rate}, {@code .burst}). */
     public static final List<String> BUCKETS = List.of("send-device", "send-user", "position-device", "draft-device",
-        "group-user", "telemetry-device", "frame-socket", "socket-user");
+        "group-user", "telemetry-device", "frame-socket", "socket-user", "server-service");
 
     /**
      * Properties that raise every bucket's rate and burst, and the sockets a user may hold, to

@@ -4,6 +4,14 @@ import java.util.Optional;
 
 /** User ids travel as decimal strings of positive 64-bit integers (API.md: Ids). */
 public final class UserIds {
+  /**
+   * The sender of the server API's system messages (docs/api.md, "Server API"): no user signs in
+   * as it (the ingress refuses a token naming it), and the sequencer lets it send to any conversation.
+   */
+  public static final long SYSTEM = Long.MAX_VALUE;
+  /** The device of the system's messages. */
+  public static final String SYSTEM_DEVICE = "system";
+
   private UserIds() {}
 
   /** The id when {@code text} is its canonical decimal form (no sign, no leading zero), else empty. */

@@ -33,6 +33,7 @@ import io.seqsync.ingress.commands.CommandPublisher;
 import io.seqsync.ingress.commands.CommandRoundTrip;
 import io.seqsync.ingress.commands.ReplyWaiter;
 import io.seqsync.ingress.health.HealthEndpoints;
+import io.seqsync.ingress.hooks.PreSendHook;
 import io.seqsync.ingress.http.Answer;
 import io.seqsync.ingress.http.ApiRequest;
 import io.seqsync.ingress.http.Endpoint;
@@ -53,6 +54,9 @@ import io.seqsync.ingress.ops.OpsDashboard;
 import io.seqsync.ingress.push.Liveness;
 import io.seqsync.ingress.push.PushHub;
 import io.seqsync.ingress.push.StreamEndpoint;
+import io.seqsync.ingress.server.IdempotencyKeys;
+import io.seqsync.ingress.server.ServerApi;
+import io.seqsync.ingress.server.ServerSignOut;
 import io.seqsync.ingress.web.DevSignIn;
 import io.seqsync.ingress.web.WebClientFiles;
 import io.seqsync.store.ConversationQueries;
@@ -61,6 +65,7 @@ import io.seqsync.store.StatementTimeouts;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -81,7 +86,8 @@ import org.slf4j.LoggerFactory;
  * over the same routes. Every {@code /v1} route needs a bearer token; {@code /health} (and
  * {@code /health/live}, {@code /health/ready}) and {@code /metrics} do not, nor does the web chat
  * client at {@code /} ({@link WebClientFiles}); the ops dashboard ({@code /ops/}, {@code /ops/api/*})
- * and {@code /ops/delivery} need an operator's token. Takes its dependencies ready-made and owns none of them but its HTTP
+ * and {@code /ops/delivery} need an operator's token; the server API ({@code /v1/server/}, {@link ServerApi})
+ * a service's token, which no other route takes. Takes its dependencies ready-made and owns none of them but its HTTP
  * server and worker threads: the caller closes the publisher, the waiter, the database and the
  * registry after {@link #close()}.
  */
@@ -110,6 +116,7 @@ public final class IngressApp implements AutoCloseable {
   private final HealthEndpoints health;
   private final SocketLimits socketLimits;
   private final DraftWindows drafts;
+  private final Optional<PreSendHook> preSend;
   private final Javalin javalin;
   // "METHOD path" of every endpoint, as API.md's table writes them; the messages route is not Javalin's.
   private final List<String> routes = new CopyOnWriteArrayList<>(
@@ -166,16 +173,24 @@ public final class IngressApp implements AutoCloseable {
         new OpsDashboard(new LiveFigures(registry, observability.monitor()), stores.delivery(), settings.deliveryCache(),
             Clock.systemUTC());
     HttpMetrics metrics = new HttpMetrics(registry);
+    ServerApi serverApi = new ServerApi(identity.tokens(), new IdempotencyKeys(stores.serverRequests(), workers), limiter,
+        new ServerApi.UserEndpoints(conversation::send, groups::create, groups::changeMembers, groupRoles::role,
+            groupRoles::settings, Endpoint.now(conversationList::list)),
+        new ServerSignOut(revocations, Clock.systemUTC()));
     // The routes that write, each with the limit it draws from (docs/api.md, "Limits").
     BiFunction<Limit, Endpoint<Caller>, Route<Caller>> limited =
         (limit, endpoint) -> Route.of(authentication, limiter.guard(limit, endpoint));
     this.stream = new StreamEndpoint(authentication, access, publisher, syncs, pushes, fetchGuard, limiter, socketLimits,
         revocations, liveness);
     ReceiptsEndpoint receipts = new ReceiptsEndpoint(access, stores.presence());
+    this.preSend = settings.integrations().preSend()
+        .map(hook -> new PreSendHook(hook, settings.maxContentBytes(), registry));
+    Endpoint<Caller> userSend = preSend.<Endpoint<Caller>>map(hook -> hook.guard(conversation::send))
+        .orElse(conversation::send);
     JettyFastPath fastPath = new JettyFastPath(MessageEndpoints.MESSAGES,
-        Route.of(authentication, conversation::page), limited.apply(Limit.SEND, conversation::send),
-        // A limit kept in Redis is a round trip: not on the selector thread.
-        convId -> !limiter.waitsForRedis() && conversation.sendsWithoutBlocking(convId),
+        Route.of(authentication, conversation::page), limited.apply(Limit.SEND, userSend),
+        // A limit kept in Redis is a round trip, a pre-send hook another: not on the selector thread.
+        convId -> preSend.isEmpty() && !limiter.waitsForRedis() && conversation.sendsWithoutBlocking(convId),
         Math.toIntExact(settings.maxRequestBytes()), metrics);
     registry.gauge("seqsync.ingress.pending.replies", replies, ReplyWaiter::pendingCount);
     registry.gauge("seqsync.push.connections", pushes, PushHub::connectionCount);
@@ -225,7 +240,11 @@ public final class IngressApp implements AutoCloseable {
       ErrorHandling.install(config.routes);
       // Every /v1 path, served or not, answers 401 without a valid token first (a route checks it
       // again, answered from memory: VerifiedTokens).
-      config.routes.before("/v1/*", ctx -> checkToken(authentication, ctx));
+      config.routes.before("/v1/*", ctx -> {
+        if (!ctx.path().startsWith(ServerApi.PREFIX)) { // the server API's routes check service tokens
+          checkToken(authentication, ctx);
+        }
+      });
       // A socket over the user's limits is refused before its upgrade: the cheapest refusal there is.
       config.routes.wsBeforeUpgrade(Authentication.STREAM_PATH,
           ctx -> stream.admitUpgrade(checkToken(authentication, ctx)));
@@ -259,6 +278,7 @@ public final class IngressApp implements AutoCloseable {
       api.get("/v1/presence/settings", Route.of(authentication, now(liveness::settings)));
       api.put("/v1/presence/settings", limited.apply(Limit.GROUP, now(liveness::changeSettings)));
       api.get("/v1/conversations/{convId}/receipts", Route.of(authentication, fetchGuard.firstScreen(now(receipts::receipts))));
+      serverApi.install(api);
       api.get("/health", Route.open(health::basic));
       api.get("/health/live", Route.open(health::live));
       api.get("/health/ready", Route.open(health::ready));
@@ -319,6 +339,7 @@ public final class IngressApp implements AutoCloseable {
     revocations.close();
     socketLimits.close();
     drafts.close();
+    preSend.ifPresent(PreSendHook::close);
     health.close();
     workers.shutdown();
     try {

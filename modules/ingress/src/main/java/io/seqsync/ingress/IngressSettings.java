@@ -1,5 +1,6 @@
 package io.seqsync.ingress;
 
+import io.seqsync.config.Integrations;
 import io.seqsync.config.SeqsyncConfig;
 import java.time.Duration;
 
@@ -11,19 +12,19 @@ import java.time.Duration;
  * and lanes ({@code fetch.*}); whether the push stream accepts permessage-deflate
  * ({@code http.stream-compression}); how long delivery figures are kept once computed
  * ({@code delivery.figures-cache}); the abuse limits ({@code limits.*}); the group limits
- * ({@code groups.*}).
+ * ({@code groups.*}); the pre-send hook and service tokens ({@code hooks.pre-send.*}, {@code auth.service-*}).
  */
 public record IngressSettings(String host, int port, Duration replyBudget, int maxContentBytes, int maxGroupMembers,
     SeqsyncConfig.Fetch fetch, boolean streamCompression, Duration deliveryCache, SeqsyncConfig.Limits limits,
-    SeqsyncConfig.Groups groups, Duration editWindow) {
+    SeqsyncConfig.Groups groups, Integrations integrations, Duration editWindow) {
   /** Message actions: the edit window of {@code sequencer.edit-window}'s default. */
   public static final Duration DEFAULT_EDIT_WINDOW = Duration.ofMinutes(15);
 
   public IngressSettings(String host, int port, Duration replyBudget, int maxContentBytes, int maxGroupMembers,
       SeqsyncConfig.Fetch fetch, boolean streamCompression, Duration deliveryCache, SeqsyncConfig.Limits limits,
-      SeqsyncConfig.Groups groups) {
+      SeqsyncConfig.Groups groups, Integrations integrations) {
     this(host, port, replyBudget, maxContentBytes, maxGroupMembers, fetch, streamCompression, deliveryCache, limits,
-        groups, DEFAULT_EDIT_WINDOW);
+        groups, integrations, DEFAULT_EDIT_WINDOW);
   }
 
   public IngressSettings {
@@ -37,7 +38,7 @@ public record IngressSettings(String host, int port, Duration replyBudget, int m
     return new IngressSettings(config.http().host(), config.http().port(), config.http().replyBudget(),
         config.sequencer().maxContentBytes(), config.sequencer().maxGroupMembers(), config.fetch(),
         config.http().streamCompression(), config.delivery().figuresCache(), config.limits(), config.groups(),
-        config.sequencer().editWindow());
+        config.integrations(), config.sequencer().editWindow());
   }
 
   /** The largest request body accepted: room for the largest content, JSON-escaped, and the rest. */

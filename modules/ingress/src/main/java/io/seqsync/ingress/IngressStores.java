@@ -9,6 +9,7 @@ import io.seqsync.store.GroupQueries;
 import io.seqsync.store.MessageQueries;
 import io.seqsync.store.PresenceQueries;
 import io.seqsync.store.RevocationQueries;
+import io.seqsync.store.ServerRequestQueries;
 import io.seqsync.store.StatementTimeouts;
 import io.seqsync.store.SyncQueries;
 import java.util.Optional;
@@ -18,9 +19,9 @@ import java.util.Optional;
  * delivery figures, the handshake's pages, groups' roles and blocks; the count of their statements
  * PostgreSQL cancelled at the statement timeout (all of them run on the requests pool); the
  * signed-out devices, which it writes too; and where the abuse limits are kept across instances
- * (empty: per instance only); what presence, typing and receipts read.
+ * (empty: per instance only); what presence, typing and receipts read; the server API's idempotency keys.
  */
 public record IngressStores(MessageQueries messages, ConversationQueries conversations, ConversationList list,
     ArchiveQueries archive, DeliveryQueries delivery, SyncQueries sync, StatementTimeouts statementTimeouts,
     RevocationQueries revocations, GroupQueries groups, Optional<RedisLimits> limits,
-    PresenceQueries presence) {}
+    PresenceQueries presence, ServerRequestQueries serverRequests) {}

@@ -25,6 +25,7 @@ import io.seqsync.store.GroupQueries;
 import io.seqsync.store.MessageQueries;
 import io.seqsync.store.PresenceQueries;
 import io.seqsync.store.RevocationQueries;
+import io.seqsync.store.ServerRequestQueries;
 import io.seqsync.store.SyncQueries;
 import java.net.URI;
 import java.time.Duration;
@@ -86,10 +87,10 @@ public final class TestApp implements AutoCloseable {
         new DeliveryQueries(requests.jdbi(), config.delivery().renderTarget()),
         new SyncQueries(requests.jdbi(), config.fetch().syncPageSize()), requests.statementTimeouts(),
         new RevocationQueries(requests.jdbi()), new GroupQueries(requests.jdbi()), Optional.empty(),
-        new PresenceQueries(requests.jdbi()));
+        new PresenceQueries(requests.jdbi()), new ServerRequestQueries(requests.jdbi()));
     app = new IngressApp(new IngressSettings("127.0.0.1", 0, replyBudget, maxContentBytes,
         config.sequencer().maxGroupMembers(), config.fetch(), config.http().streamCompression(),
-        config.delivery().figuresCache(), config.limits(), config.groups()),
+        config.delivery().figuresCache(), config.limits(), config.groups(), config.integrations()),
         new CommandChannels(publisher, waiter, Topics.from(config.kafka()).telemetry()), stores, new PushHub(),
         new Identity(tokens, devSignIn ? Optional.of(new DevSignIn(tokens, Duration.ofHours(1))) : Optional.empty()),
         new Observability(registry, monitor(config, stores), List.of()))

@@ -139,7 +139,7 @@ public final class Projector implements AutoCloseable {
    * restarted instance gets its partitions back at once), the given session timeout. Shared by the
    * projectors.
    */
-  static Properties groupMember(KafkaConnection kafka, String groupId, Optional<String> instanceId,
+  public static Properties groupMember(KafkaConnection kafka, String groupId, Optional<String> instanceId,
       Duration sessionTimeout) {
     Properties props = kafka.properties();
     props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);

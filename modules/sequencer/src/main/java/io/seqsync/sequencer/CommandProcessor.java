@@ -147,12 +147,13 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
       return;
     }
     // Direct conversations were checked by the validator (their id names both users).
-    if (command.getConvId().startsWith("g:") && !groups.isMember(command.getConvId(), command.getUserId())) {
+    boolean system = CommandValidator.systemSend(command);
+    if (command.getConvId().startsWith("g:") && !system && !groups.isMember(command.getConvId(), command.getUserId())) {
       reject(command, RejectReason.NOT_ALLOWED, "not a member of the group", timestamp);
       return;
     }
     if (payload instanceof SendMessage send) {
-      if (blockedByOther(command)) {
+      if (!system && blockedByOther(command)) {
         reject(command, RejectReason.BLOCKED, "the other user blocked you", timestamp);
         return;
       }
@@ -245,7 +246,9 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
         SequencerStores.dedupBucket(timestamp, dedupWindowMs));
     // A sender has read their own message (R18): no event of its own, the projector derives the
     // same from MessageAppended; the store keeps a later, lower read report from counting.
-    reads.put(key(command.getUserId(), command.getConvId()), message.getSeq());
+    if (!CommandValidator.systemSend(command)) {
+      reads.put(key(command.getUserId(), command.getConvId()), message.getSeq());
+    }
     emit(command, new MessageAppended(message), timestamp);
   }
 

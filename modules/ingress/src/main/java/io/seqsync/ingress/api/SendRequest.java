@@ -12,12 +12,12 @@ import java.util.Map;
  * characters without control characters, type text, image or file, content at most
  * {@code maxContentBytes} bytes of UTF-8 without NUL (and no unpaired surrogate anywhere).
  */
-record SendRequest(String clientMsgId, MessageType type, String content, ActionRequests.SendActions actions) {
+public record SendRequest(String clientMsgId, MessageType type, String content, ActionRequests.SendActions actions) {
   static final int MAX_CLIENT_MSG_ID = 128;
   private static final Map<String, MessageType> CLIENT_TYPES =
       Map.of("text", MessageType.TEXT, "image", MessageType.IMAGE, "file", MessageType.FILE);
 
-  static SendRequest parse(ObjectNode body, int maxContentBytes) {
+  public static SendRequest parse(ObjectNode body, int maxContentBytes) {
     String clientMsgId = Json.text(body, "clientMsgId");
     if (clientMsgId.isEmpty() || clientMsgId.length() > MAX_CLIENT_MSG_ID
         || clientMsgId.chars().anyMatch(Character::isISOControl)) {

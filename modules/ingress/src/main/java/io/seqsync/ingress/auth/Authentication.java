@@ -1,5 +1,6 @@
 package io.seqsync.ingress.auth;
 
+import io.seqsync.events.UserIds;
 import io.seqsync.ingress.http.ApiException;
 import io.seqsync.ingress.http.ApiRequest;
 import io.seqsync.ingress.http.Authenticator;
@@ -61,6 +62,9 @@ public final class Authentication implements Authenticator<Caller> {
       verified = tokens.token(token);
     } catch (InvalidTokenException e) {
       throw ApiException.unauthorized(e.code(), e.getMessage());
+    }
+    if (verified.caller().userId() == UserIds.SYSTEM) {
+      throw ApiException.unauthorized("invalid_user_claim", "the token names the system sender, which is no user");
     }
     if (revocations.revoked(verified)) {
       throw ApiException.unauthorized("token_revoked", "the device signed out: sign in again");

@@ -32,6 +32,11 @@ public final class BearerTokens implements TokenVerifier {
     return verifierOf(token).operator(token);
   }
 
+  @Override
+  public Optional<Service> service(String token) {
+    return verifierOf(token).service(token);
+  }
+
   private TokenVerifier verifierOf(String token) {
     String algorithm;
     try {

@@ -50,12 +50,27 @@ public final class IdentityProviderTokens implements TokenVerifier {
   private final DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
   private final VerifiedTokens verified = new VerifiedTokens();
 
+  private final String serviceClaim;
+  private final String serviceRole;
+
+  /** {@code serviceClaim} and {@code serviceRole}: what makes a token a service's ({@code auth.service-claim}, {@code auth.service-role}). */
+  public IdentityProviderTokens(SeqsyncConfig.IdentityProvider settings, String serviceClaim, String serviceRole) {
+    this(settings, REFRESH_INTERVAL, serviceClaim, serviceRole);
+  }
+
   public IdentityProviderTokens(SeqsyncConfig.IdentityProvider settings) {
-    this(settings, REFRESH_INTERVAL);
+    this(settings, REFRESH_INTERVAL, "service", "seqsync-service");
   }
 
   IdentityProviderTokens(SeqsyncConfig.IdentityProvider settings, Duration refreshInterval) {
+    this(settings, refreshInterval, "service", "seqsync-service");
+  }
+
+  IdentityProviderTokens(SeqsyncConfig.IdentityProvider settings, Duration refreshInterval, String serviceClaim,
+      String serviceRole) {
     this.settings = settings;
+    this.serviceClaim = serviceClaim;
+    this.serviceRole = serviceRole;
     JWKSource<SecurityContext> keys;
     try {
       keys = JWKSourceBuilder.<SecurityContext>create(settings.jwksUrl().toURL(),
@@ -77,6 +92,9 @@ public final class IdentityProviderTokens implements TokenVerifier {
   public VerifiedToken token(String token) {
     return verified.token(token, () -> {
       JWTClaimsSet claims = claims(token);
+      if (grants(claim(claims.getClaims(), serviceClaim), serviceRole)) {
+        throw ServiceNames.notAUser();
+      }
       Long userId = userId(claims.getClaim(settings.userClaim()));
       if (userId == null) {
         throw new InvalidTokenException("invalid_user_claim", "the token's claim '" + settings.userClaim()
@@ -100,6 +118,13 @@ public final class IdentityProviderTokens implements TokenVerifier {
       return Optional.empty();
     }
     return Optional.of(new Operator(claims.getSubject() == null ? "operator" : claims.getSubject()));
+  }
+
+  @Override
+  public Optional<Service> service(String token) {
+    JWTClaimsSet claims = claims(token);
+    return grants(claim(claims.getClaims(), serviceClaim), serviceRole) ? ServiceNames.service(claims.getSubject())
+        : Optional.empty();
   }
 
   private JWTClaimsSet claims(String token) {

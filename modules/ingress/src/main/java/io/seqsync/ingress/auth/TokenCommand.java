@@ -13,13 +13,16 @@ import java.util.Set;
 
 /**
  * The {@code token} subcommand: mints a token for {@code --user ID --device ID [--ttl 30d]}
- * ({@code --name=value} works too), or an operator's for {@code --ops [--ttl 30d]} (the ops dashboard). A ttl is a number with a unit ({@code 90s}, {@code 15m},
+ * ({@code --name=value} works too), or an operator's for {@code --ops [--ttl 30d]} (the ops dashboard), or a
+ * service's for {@code --service NAME [--ttl 30d]} (the server API). A ttl is a number with a unit ({@code 90s}, {@code 15m},
  * {@code 12h}, {@code 30d}) or ISO-8601 ({@code P30D}, {@code PT12H}).
  */
 public final class TokenCommand {
-  public static final String USAGE = "usage: token --user ID --device ID [--ttl 30d] | token --ops [--ttl 30d]";
+  public static final String USAGE =
+      "usage: token --user ID --device ID [--ttl 30d] | token --ops [--ttl 30d] | token --service NAME [--ttl 30d]";
   private static final Set<String> OPTIONS = Set.of("--user", "--device", "--ttl");
   private static final String OPS = "--ops";
+  private static final String SERVICE = "--service";
 
   private TokenCommand() {}
 
@@ -44,6 +47,11 @@ public final class TokenCommand {
     if (given.remove(OPS)) {
       Map<String, String> options = CommandLineOptions.parse(given.toArray(String[]::new), Set.of("--ttl"));
       return new Tokens(secret).mintOperator(options.containsKey("--ttl") ? ttl(options.get("--ttl")) : defaultTtl);
+    }
+    if (given.contains(SERVICE)) {
+      Map<String, String> options = CommandLineOptions.parse(args, Set.of(SERVICE, "--ttl"));
+      return new Tokens(secret).mintService(options.get(SERVICE),
+          options.containsKey("--ttl") ? ttl(options.get("--ttl")) : defaultTtl);
     }
     Map<String, String> options = CommandLineOptions.parse(args, OPTIONS);
     String user = options.get("--user");

@@ -18,4 +18,10 @@ public interface TokenVerifier {
    * An operator's token need not name a user or a device.
    */
   Optional<Operator> operator(String token);
+
+  /**
+   * The service of a valid service token; empty for a valid token that is not one (the server API
+   * answers 403); throws {@link InvalidTokenException} for a token that is not valid.
+   */
+  Optional<Service> service(String token);
 }

@@ -32,10 +32,10 @@ public final class Tokens implements TokenVerifier {
 
   static final String DEVICE_CLAIM = "did";
   static final String OPS_CLAIM = "ops";
+  static final String SERVICE_CLAIM = "service";
   private static final String OPERATOR_SUBJECT = "operator";
 
   private final Algorithm algorithm;
-  private final JWTVerifier verifier;
   private final JWTVerifier anyVerifier;
   private final VerifiedTokens verified = new VerifiedTokens();
 
@@ -44,8 +44,6 @@ public final class Tokens implements TokenVerifier {
       throw new IllegalArgumentException("the token secret must have at least " + MIN_SECRET_BYTES + " bytes");
     }
     this.algorithm = Algorithm.HMAC256(secret);
-    this.verifier = JWT.require(algorithm).withClaimPresence("exp").withClaimPresence("sub")
-        .withClaimPresence(DEVICE_CLAIM).build();
     this.anyVerifier = JWT.require(algorithm).withClaimPresence("exp").build();
   }
 
@@ -80,12 +78,25 @@ public final class Tokens implements TokenVerifier {
 
   /** An operator's token ({@code ops: true}, no user or device) that expires after {@code ttl}. */
   public String mintOperator(Duration ttl) {
+    return mintRole(OPERATOR_SUBJECT, OPS_CLAIM, ttl);
+  }
+
+  /** A service's token ({@code service: true}, the service's name as {@code sub}, no device) that expires after {@code ttl}. */
+  public String mintService(String name, Duration ttl) {
+    if (!ServiceNames.isValid(name)) {
+      throw new IllegalArgumentException(ServiceNames.RULE + ": " + name);
+    }
+    return mintRole(name, SERVICE_CLAIM, ttl);
+  }
+
+  // A token of a role ({@code claim: true}) rather than of a user's device.
+  private String mintRole(String subject, String claim, Duration ttl) {
     if (ttl.isNegative() || ttl.isZero()) {
       throw new IllegalArgumentException("ttl must be positive");
     }
     return JWT.create()
-        .withSubject(OPERATOR_SUBJECT)
-        .withClaim(OPS_CLAIM, true)
+        .withSubject(subject)
+        .withClaim(claim, true)
         .withIssuedAt(Instant.now())
         .withExpiresAt(Instant.now().plus(ttl))
         .sign(algorithm);
@@ -94,7 +105,11 @@ public final class Tokens implements TokenVerifier {
   @Override
   public VerifiedToken token(String token) {
     return verified.token(token, () -> {
-      DecodedJWT jwt = decode(verifier, token);
+      // Claims checked below rather than by the verifier: a service's token is told apart first.
+      DecodedJWT jwt = decode(anyVerifier, token);
+      if (!jwt.getClaim(SERVICE_CLAIM).isMissing()) {
+        throw ServiceNames.notAUser();
+      }
       Optional<Long> userId = UserIds.parse(jwt.getSubject());
       String deviceId = jwt.getClaim(DEVICE_CLAIM).asString();
       if (userId.isEmpty() || !DeviceIds.isValid(deviceId)) {
@@ -112,6 +127,13 @@ public final class Tokens implements TokenVerifier {
     Boolean ops = jwt.getClaim(OPS_CLAIM).asBoolean();
     return Boolean.TRUE.equals(ops)
         ? Optional.of(new Operator(jwt.getSubject() == null ? OPERATOR_SUBJECT : jwt.getSubject()))
+        : Optional.empty();
+  }
+
+  @Override
+  public Optional<Service> service(String token) {
+    DecodedJWT jwt = decode(anyVerifier, token);
+    return Boolean.TRUE.equals(jwt.getClaim(SERVICE_CLAIM).asBoolean()) ? ServiceNames.service(jwt.getSubject())
         : Optional.empty();
   }
 

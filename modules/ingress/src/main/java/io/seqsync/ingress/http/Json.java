@@ -27,7 +27,7 @@ public final class Json {
   private Json() {}
 
   /** A response record as JSON bytes (for answers written outside Javalin). */
-  static byte[] bytes(Object view) {
+  public static byte[] bytes(Object view) {
     try {
       return MAPPER.writeValueAsBytes(view);
     } catch (JsonProcessingException e) {

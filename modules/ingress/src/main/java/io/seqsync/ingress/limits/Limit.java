@@ -12,7 +12,9 @@ public enum Limit {
   GROUP("group_user"),
   TELEMETRY("telemetry_device"),
   /** A push socket opening (its handshake to come). */
-  SOCKET("socket_user");
+  SOCKET("socket_user"),
+  /** A server API request, per service (its token's name). */
+  SERVER("server_service");
 
   private final String[] buckets;
 

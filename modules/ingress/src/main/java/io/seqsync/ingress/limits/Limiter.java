@@ -69,6 +69,7 @@ public final class Limiter {
     rates.put(Limit.GROUP, List.of(Rate.of("group_user", limits.groupUser())));
     rates.put(Limit.TELEMETRY, List.of(Rate.of("telemetry_device", limits.telemetryDevice())));
     rates.put(Limit.SOCKET, List.of(Rate.of("socket_user", limits.socketUser())));
+    rates.put(Limit.SERVER, List.of(Rate.of("server_service", limits.serverService())));
     this.frames = Rate.of("frame_socket", limits.frameSocket());
     // Every limit counted from the start, at 0 until it refuses: the dashboard and alerts see them all.
     rates.values().forEach(buckets -> buckets.forEach(rate -> counter(rate.name())));
@@ -96,7 +97,9 @@ public final class Limiter {
     List<Rate> of = rates.get(limit);
     List<Bucket> buckets = new ArrayList<>(of.size());
     for (Rate rate : of) {
-      buckets.add(rate.of(caller.userId(), rate.name().endsWith("_device") ? caller.deviceId() : ""));
+      // A service's bucket is named by the service, which the caller's device stands for.
+      boolean named = rate.name().endsWith("_device") || rate.name().endsWith("_service");
+      buckets.add(rate.of(caller.userId(), named ? caller.deviceId() : ""));
     }
     Verdict verdict = take(buckets);
     if (!verdict.admitted()) {

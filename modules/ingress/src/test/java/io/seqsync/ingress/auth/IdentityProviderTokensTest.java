@@ -191,6 +191,20 @@ class IdentityProviderTokensTest {
   }
 
   @Test
+  void aServiceTokenHasTheServiceRoleAndOpensNoUserRoute() {
+    IdentityProviderTokens tokens = provider("sub", "did", Duration.ofSeconds(30));
+    String service = sign(rsa, claims -> claims.subject("billing").claim("service", List.of("seqsync-service")));
+    assertThat(tokens.service(service)).contains(new Service("billing"));
+    assertThat(code(() -> tokens.verify(service))).isEqualTo("service_token");
+
+    String user = sign(rsa, claims -> { });
+    assertThat(tokens.service(user)).as("a user's token is no service's").isEmpty();
+    assertThat(tokens.verify(user)).isEqualTo(new Caller(42, "phone"));
+    assertThat(code(() -> tokens.service(sign(rsa, claims -> claims.subject("no spaces please").claim("service", true)))))
+        .isEqualTo("invalid_service_claim");
+  }
+
+  @Test
   void aProviderThatCannotBeReachedAnswers503ForAKeyNotCachedYet() {
     IdentityProviderTokens tokens = provider("sub", "did", Duration.ofSeconds(30));
     server.stop(0);

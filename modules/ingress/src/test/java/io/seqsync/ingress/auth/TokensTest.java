@@ -30,6 +30,16 @@ class TokensTest {
   }
 
   @Test
+  void aServiceTokenNamesItsServiceAndNoUser() {
+    String service = tokens.mintService("billing", Duration.ofMinutes(5));
+    assertThat(tokens.service(service)).contains(new Service("billing"));
+    assertThatThrownBy(() -> tokens.verify(service)).isInstanceOfSatisfying(InvalidTokenException.class,
+        e -> assertThat(e.code()).isEqualTo("service_token"));
+    assertThat(tokens.service(tokens.mint(1, "phone", Duration.ofMinutes(5)))).isEmpty();
+    assertThat(tokens.service(tokens.mintOperator(Duration.ofMinutes(5)))).isEmpty();
+  }
+
+  @Test
   void expiredTokensAreRefused() {
     String token = tokens.mint(1, "phone", Instant.now().minusSeconds(60));
     assertThatThrownBy(() -> tokens.verify(token)).isInstanceOfSatisfying(InvalidTokenException.class,

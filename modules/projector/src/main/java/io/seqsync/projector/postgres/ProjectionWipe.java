@@ -11,13 +11,15 @@ import org.jdbi.v3.core.Jdbi;
  * fails when a migration adds a table neither list names). Stateless.
  */
 public final class ProjectionWipe {
-  /** seqsync's tables that are not projections: the signed-out devices, which no topic holds. */
-  public static final List<String> KEPT = List.of("revocations", "presence_settings");
+  /** seqsync's tables that are not projections (no topic holds them): the signed-out devices, the notifier's, the server API's idempotency keys, presence settings. */
+  public static final List<String> KEPT = List.of("revocations", "pushers", "notifier_outbox", "notifier_settled",
+      "notifier_dead_letters", "server_requests", "presence_settings");
 
   /** seqsync's projections: its tables but schema_migrations and {@link #KEPT}. */
   public static final List<String> TABLES = List.of("archived_days", "archived_messages", "conversation_members",
       "conversations", "delivery_cases", "device_cursors", "drafts", "message_renders", "messages",
-      "projector_offsets", "read_positions", "seq_anomalies", "blocks", "message_reactions", "mentions");
+      "projector_offsets", "read_positions", "seq_anomalies", "blocks", "conversation_settings", "message_reactions",
+      "mentions");
 
   private ProjectionWipe() {}
 
