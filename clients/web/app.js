@@ -4,6 +4,7 @@
 import { SeqsyncClient, parseToken } from './lib/index.js';
 import { GroupControls } from './groups.js';
 import { MessageActions } from './actions.js';
+import { attachControls } from './attachments.js';
 import { installPresence } from './presence.js';
 import { OfflineMode, cacheShell, deviceStore } from './offline.js';
 import { MessageViews, renderList, titleOf } from './views.js';
@@ -53,7 +54,7 @@ async function start(token) {
   const actions = new MessageActions(client, me.userId,
     { composer: $('#composer'), bar: $('#action-bar'), suggestions: $('#mention-suggestions') }, report);
   const views = new MessageViews(me.userId, { recall: (convId, seq) => client.recall(convId, seq).catch(report),
-    decorate: (...args) => actions.decorate(...args) });
+    attachmentUrl: (convId, seq) => client.attachmentUrl(convId, seq), decorate: (...args) => actions.decorate(...args) });
   const groups = new GroupControls(client, me.userId, report);
   groups.loadBlocks().catch(report);
   let openConvId = null;
@@ -161,6 +162,9 @@ async function start(token) {
     client.setDraft(openConvId, '');
     $('#scroller').scrollTop = $('#scroller').scrollHeight;
   });
+
+  attachControls({ client, openConvId: () => openConvId, dropZone: $('#conversation'), caption: () => '',
+    onSent: (convId, pending) => views.showPending(convId, pending), onError: report });
 
   $('#new-chat').addEventListener('submit', (event) => {
     event.preventDefault();

@@ -3,6 +3,7 @@
 // library's ack waits for: a message that cannot be shown is reported instead (R12, R17).
 import { describeNotice } from './actions.js';
 
+import { describeAttachment, renderAttachment } from './attachments.js';
 import { fromSystem } from './system.js';
 
 const el = (tag, className, text) => {
@@ -24,6 +25,7 @@ export function describe(message) {
   if (message.recalled) return 'message recalled';
   const notice = describeNotice(message);
   if (notice !== null) return notice;
+  if (message.attachment) return describeAttachment(message);
   switch (message.type) {
     case 'text': return message.content;
     case 'image': return `[image] ${JSON.parse(message.content).url}`; // content: {"url", "width", "height"}
@@ -47,7 +49,7 @@ export function describe(message) {
 export class MessageViews {
   constructor(me, actions) {
     this.me = me;
-    this.actions = actions; // {recall(convId, seq), decorate(item, convId, message, meta)}
+    this.actions = actions; // {recall(convId, seq), attachmentUrl(convId, seq), decorate(item, convId, message, meta)}
     this.lists = new Map();
     this.receipts = new Map(); // convId -> highest seq another member read
   }
@@ -87,7 +89,7 @@ export class MessageViews {
   showPending(convId, pending) {
     const item = el('li', 'mine pending');
     item.dataset.clientMsgId = pending.clientMsgId;
-    item.append(el('span', 'text', pending.content), el('span', 'meta pending-mark', pending.status === 'failed' ? 'not sent' : 'sending…'));
+    item.append(el('span', 'text', pending.attachment ? describeAttachment(pending) : pending.content), el('span', 'meta pending-mark', pending.status === 'failed' ? 'not sent' : 'sending…'));
     this.list(convId).querySelector(`li[data-client-msg-id="${CSS.escape(pending.clientMsgId)}"]:not([data-seq])`)?.remove();
     this.list(convId).append(item);
   }
@@ -113,6 +115,7 @@ export class MessageViews {
     if (message.type === 'system' || message.type === 'recall' || fromSystem(message)) item.className = 'notice';
     else item.className = [mine ? 'mine' : '', message.recalled ? 'recalled' : ''].join(' ').trim();
     item.append(el('span', 'text', text));
+    if (message.attachment && !message.recalled) renderAttachment(item, convId, message, this.actions.attachmentUrl);
     const meta = el('span', 'meta', `${mine ? 'you' : fromSystem(message) ? 'system' : `user ${message.senderId}`} · #${message.seq} · ${new Date(message.createTime).toLocaleTimeString()}`);
     if (mine && !message.recalled && ['text', 'image', 'file'].includes(message.type)) {
       const recall = el('button', 'recall', 'recall');

@@ -2,6 +2,7 @@
 // clients (the seeds' pitfalls): handshake on every connect, gap detection and range fill, first
 // screens and history pages, ack after render, lost-ack correction, skip-and-report, sends by
 // clientMsgId. The app owns the UI: it listens to events and reports what it rendered.
+import { attachmentMessageType, attachmentUrl, uploadAttachment } from './attachments.js';
 import { Api, expiresSoon, parseToken } from './api.js';
 import { actionPath, applyNotice, isActionNotice, stateKnownThrough, withoutActions } from './actions.js';
 import { Connection } from './connection.js';
@@ -302,13 +303,14 @@ export class SeqsyncClient extends Emitter {
    * @param {string} convId
    * @param {string} content
    * @param {string} [type]
-   * @param {{replyTo?: number, mentions?: string[]}} [actions] message actions: the seq it replies to, the user ids it mentions
+   * @param {{attachment?: import('./attachments.js').Attachment, replyTo?: number, mentions?: string[]}} [extras]
+   *   an uploaded object (from uploadAttachment); message actions: the seq it replies to, the user ids it mentions
    * @returns {PendingSend}
    */
-  send(convId, content, type = 'text', { replyTo, mentions } = {}) {
+  send(convId, content, type = 'text', { attachment, replyTo, mentions } = {}) {
     const conv = this.conversation(convId);
     conv.listed = true;
-    return this.outbox.send(convId, content, type, { replyTo, mentions });
+    return this.outbox.send(convId, content, type, { attachment, replyTo, mentions });
   }
 
   /**
@@ -364,6 +366,36 @@ export class SeqsyncClient extends Emitter {
     const convId = decodeURIComponent(path.split('/')[3]);
     if (answer?.notice) this.ingest(this.conversation(convId), [answer.notice], 'sent');
     return answer?.notice;
+  }
+
+  /**
+   * Uploads bytes to the object store (POST /v1/uploads, then a PUT to its presigned URL); send the
+   * result with sendAttachment.
+   * @param {Blob | ArrayBuffer} bytes
+   * @param {{name: string, type: string, width?: number, height?: number}} what
+   */
+  uploadAttachment(bytes, what) {
+    return uploadAttachment(this.api, bytes, what);
+  }
+
+  /**
+   * Sends an uploaded attachment as an image or file message, with an optional caption.
+   * @param {string} convId
+   * @param {import('./attachments.js').Attachment} attachment
+   * @param {string} [caption]
+   * @returns {PendingSend}
+   */
+  sendAttachment(convId, attachment, caption = '') {
+    return this.send(convId, caption, attachmentMessageType(attachment), { attachment });
+  }
+
+  /**
+   * A download URL of the attachment of the message at `seq`, valid until its `expiresAt`.
+   * @param {string} convId
+   * @param {number} seq
+   */
+  attachmentUrl(convId, seq) {
+    return attachmentUrl(this.api, convId, seq);
   }
 
   /** @param {string} [convId] @returns {PendingSend[]} sends not committed yet */

@@ -17,6 +17,7 @@ export const RECALLED_PLACEHOLDER = '[recalled]';
  * @property {string} content
  * @property {number} createTime
  * @property {boolean} recalled
+ * @property {import('./attachments.js').Attachment} [attachment] an image's or file's object (fetch it with attachmentUrl)
  * @property {boolean} [edited] message actions: the sender edited it; content is the edited text
  * @property {number} [editedAt] epoch ms of the latest edit
  * @property {{seq: number, senderId?: string, type?: string, quote?: string}} [replyTo] the message it replies to

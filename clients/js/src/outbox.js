@@ -75,14 +75,15 @@ export class Outbox {
    * @param {string} convId
    * @param {string} content
    * @param {string} type
-   * @param {{replyTo?: number, mentions?: string[]}} [actions] message actions: a reply, mentions
+   * @param {{attachment?: import('./attachments.js').Attachment, replyTo?: number, mentions?: string[]}} [extras]
+   *   an uploaded object; message actions: a reply, mentions
    * @returns {PendingSend}
    */
-  send(convId, content, type, actions = {}) {
+  send(convId, content, type, { attachment, replyTo, mentions } = {}) {
     // Strictly increasing, so the order survives a restart even for a burst within one millisecond.
     this.lastCreatedAt = Math.max(Date.now(), this.lastCreatedAt + 1);
     const made = { convId, clientMsgId: newClientMsgId(), type, content, createdAt: this.lastCreatedAt,
-      ...(actions.replyTo ? { replyTo: actions.replyTo } : {}), ...(actions.mentions?.length ? { mentions: actions.mentions } : {}) };
+      ...(attachment ? { attachment } : {}), ...(replyTo ? { replyTo } : {}), ...(mentions?.length ? { mentions } : {}) };
     const item = this.track(made, this.store.putOutbox(made).catch(() => {})); // a store that fails still sends
     this.queue(convId).push(item);
     return item;
@@ -136,7 +137,7 @@ export class Outbox {
     let answer;
     try {
       answer = await this.api.call('POST', messagesPath(item.convId), {
-        kind: 'send', body: { clientMsgId: item.clientMsgId, type: item.type, content: item.content,
+        kind: 'send', body: { clientMsgId: item.clientMsgId, type: item.type, content: item.content, attachment: item.attachment,
           replyTo: item.replyTo, mentions: item.mentions },
         headers: followed ? { prefer: 'respond-async' } : {},
       });

@@ -3,6 +3,9 @@ package io.seqsync.app;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.config.Endpoints;
+import io.seqsync.events.AttachmentRules;
+import io.seqsync.ingress.attachments.Uploads;
+import io.seqsync.objects.ObjectStore;
 import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.RedisEndpoint;
 import io.seqsync.config.InstanceId;
@@ -149,7 +152,9 @@ public final class SeqsyncApp implements AutoCloseable {
         new SyncQueries(requests.jdbi(), config.fetch().syncPageSize()), requests.statementTimeouts(),
         new RevocationQueries(requests.jdbi()), new GroupQueries(requests.jdbi()),
         Optional.of(new RedisLimits(own(RedisClients.connect(redisEndpoint, config.limits().redisTimeout())))),
-        new PresenceQueries(requests.jdbi()), new ServerRequestQueries(requests.jdbi()));
+        new PresenceQueries(requests.jdbi()), new ServerRequestQueries(requests.jdbi()),
+        endpoints.objectStore().map(url -> new Uploads(own(ObjectStore.connect(url, config.objectStore())).ensureBucket(),
+            new AttachmentRules(config.sequencer().attachments()))));
     // Which devices hold a live push socket, on any instance: presence, and push to devices, read it.
     SocketRegistry sockets = new SocketRegistry(redis, config.presence().socketTtl());
     Liveness liveness = own(Liveness.start(config.presence(), sockets, redis, redisEndpoint, stores.presence(),

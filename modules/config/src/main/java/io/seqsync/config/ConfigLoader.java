@@ -88,6 +88,8 @@ public final class ConfigLoader {
             integer("sequencer.max-content-bytes", 64 * 1024),
             integer("sequencer.max-group-members", 10_000),
             bool("sequencer.transactional-stores", true),
+            new AttachmentLimits(integer("attachments.max-bytes", AttachmentLimits.DEFAULT_MAX_BYTES),
+                java.util.List.of(string("attachments.types", String.join(",", AttachmentLimits.DEFAULT_TYPES)).split(","))),
             // Message actions: how long after sending the sender may edit a message.
             duration("sequencer.edit-window", Duration.ofMinutes(15))),
         // With the development secret anyone can mint tokens: reachable from this machine only, unless asked.
@@ -119,7 +121,19 @@ public final class ConfigLoader {
         new SeqsyncConfig.Presence(duration("presence.socket-ttl", Duration.ofSeconds(30)),
             duration("presence.throttle", Duration.ofSeconds(1)), duration("presence.typing-interval", Duration.ofSeconds(2)),
             duration("presence.typing-timeout", Duration.ofSeconds(6))),
-        Integrations.load(this::optional));
+        Integrations.load(this::optional),
+        objectStore());
+  }
+
+  // Unconfigured: the embedded S3 server on any free port, with its own credentials.
+  private ObjectStoreSettings objectStore() {
+    Optional<String> endpoint = optional("s3.endpoint");
+    return new ObjectStoreSettings(endpoint, string("s3.bucket", "seqsync-attachments"),
+        string("s3.region", "us-east-1"),
+        string("s3.access-key", endpoint.isPresent() ? "" : ObjectStoreSettings.EMBEDDED_ACCESS_KEY),
+        string("s3.secret-key", endpoint.isPresent() ? "" : ObjectStoreSettings.EMBEDDED_SECRET_KEY),
+        bool("s3.path-style", endpoint.isEmpty()), integer("s3.embedded-port", 0),
+        duration("attachments.url-ttl", Duration.ofMinutes(5)));
   }
 
   // A person types at most a few messages a second; the bursts let an outbox or a catch-up

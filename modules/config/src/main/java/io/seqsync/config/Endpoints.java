@@ -9,7 +9,18 @@ import java.util.Set;
  * embedded one's ({@link #resolve}); which ones that takes is {@link #unconfigured}. Immutable.
  */
 public record Endpoints(String kafkaBootstrapServers, String postgresJdbcUrl, String postgresUser,
-    String postgresPassword, String redisUri) {
+    String postgresPassword, String redisUri, String objectStoreUrl) {
+
+  /** Without an object store (null): attachments off, or resolved later. */
+  public Endpoints(String kafkaBootstrapServers, String postgresJdbcUrl, String postgresUser, String postgresPassword,
+      String redisUri) {
+    this(kafkaBootstrapServers, postgresJdbcUrl, postgresUser, postgresPassword, redisUri, null);
+  }
+
+  /** The object store's URL (the configured {@code s3.endpoint} or the embedded server's), when there is one. */
+  public java.util.Optional<String> objectStore() {
+    return java.util.Optional.ofNullable(objectStoreUrl);
+  }
 
   /** The servers seqsync needs. */
   public enum Server { KAFKA, POSTGRES, REDIS }
@@ -41,6 +52,7 @@ public record Endpoints(String kafkaBootstrapServers, String postgresJdbcUrl, St
         postgres.jdbcUrl().orElseGet(embedded::postgresJdbcUrl),
         embeddedPostgres ? embedded.postgresUser() : postgres.user(),
         embeddedPostgres ? embedded.postgresPassword() : postgres.password(),
-        config.redis().uri().orElseGet(embedded::redisUri));
+        config.redis().uri().orElseGet(embedded::redisUri),
+        config.objectStore().endpoint().orElseGet(embedded::objectStoreUrl));
   }
 }

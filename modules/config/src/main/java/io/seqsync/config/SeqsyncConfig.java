@@ -17,7 +17,7 @@ import java.util.Optional;
 public record SeqsyncConfig(
     Path dataDir, Optional<String> instanceId, Kafka kafka, Postgres postgres, Redis redis, Sequencer sequencer, Http http, Auth auth,
     Projector projector, Fetch fetch, Delivery delivery, Archive archive, Health health, Limits limits,
-    Groups groups, Presence presence, Integrations integrations) {
+    Groups groups, Presence presence, Integrations integrations, ObjectStoreSettings objectStore) {
 
   public SeqsyncConfig {
     // Each lane holds at most its concurrency in connections: together they leave the projector,
@@ -36,7 +36,7 @@ public record SeqsyncConfig(
     Projector named = new Projector(projector.groupId(), Optional.of(projector.instanceId().orElse(instance)),
         projector.maxPollRecords(), projector.sessionTimeout(), projector.retryBackoff());
     return new SeqsyncConfig(dataDir, Optional.of(instance), kafka, postgres, redis, sequencer, http, auth, named,
-        fetch, delivery, archive, health, limits, groups, presence, integrations);
+        fetch, delivery, archive, health, limits, groups, presence, integrations, objectStore);
   }
 
   /**
@@ -103,7 +103,8 @@ public record SeqsyncConfig(
   }
 
   /**
-   * The Kafka Streams sequencer, and the limits it enforces (the ingress checks the same ones first).
+   * The Kafka Streams sequencer, and the limits it enforces (the ingress checks the same ones first:
+   * content, group size, attachments).
    * {@code transactionalStores}: Streams' transactional state stores (KIP-892), whose RocksDB holds
    * only committed writes, so a task's state survives an unclean stop instead of being wiped and
    * restored from its changelog (docs/design.md, "Restart").
@@ -117,6 +118,7 @@ public record SeqsyncConfig(
       int maxContentBytes,
       int maxGroupMembers,
       boolean transactionalStores,
+      AttachmentLimits attachments,
       Duration editWindow) {
     public Sequencer {
       require(!applicationId.isBlank(), "sequencer.application-id must not be blank");

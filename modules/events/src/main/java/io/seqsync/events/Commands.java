@@ -1,6 +1,7 @@
 package io.seqsync.events;
 
 import io.seqsync.events.model.AckCursor;
+import io.seqsync.events.model.Attachment;
 import io.seqsync.events.model.ChangeGroupSettings;
 import io.seqsync.events.model.ChangeMembership;
 import io.seqsync.events.model.Command;
@@ -23,13 +24,27 @@ import java.util.UUID;
 public record Commands(long userId, String deviceId) {
 
   public Command send(String convId, String clientMsgId, MessageType type, String content) {
-    return send(convId, clientMsgId, type, content, null, List.of());
+    return send(convId, clientMsgId, type, content, null, null, List.of());
+  }
+
+  /** A send whose message carries an uploaded object ({@code attachment} null: none). */
+  public Command send(String convId, String clientMsgId, MessageType type, String content, Attachment attachment) {
+    return send(convId, clientMsgId, type, content, attachment, null, List.of());
   }
 
   /** A send that replies to the message at {@code replyTo} (null: none) and mentions {@code mentions}. */
   public Command send(String convId, String clientMsgId, MessageType type, String content, Long replyTo,
       List<Long> mentions) {
-    return command(convId, new SendMessage(clientMsgId, type, content, replyTo, mentions));
+    return send(convId, clientMsgId, type, content, null, replyTo, mentions);
+  }
+
+  /**
+   * A send with an uploaded object ({@code attachment} null: none) that replies to the message at
+   * {@code replyTo} (null: none) and mentions {@code mentions}.
+   */
+  public Command send(String convId, String clientMsgId, MessageType type, String content, Attachment attachment,
+      Long replyTo, List<Long> mentions) {
+    return command(convId, new SendMessage(clientMsgId, type, content, attachment, replyTo, mentions));
   }
 
   /** Message actions: the sender replaces the content of the message at {@code seq}. */

@@ -51,7 +51,8 @@ public final class SampleRecords {
     Arbitrary<Long> number = Arbitraries.longs();
     Arbitrary<Object> payload = Arbitraries.oneOf(
         Combinators.combine(text, Arbitraries.of(MessageType.class), text, number.injectNull(0.5),
-            number.list().ofMaxSize(3)).as(SendMessage::new),
+            number.list().ofMaxSize(3)).as((clientMsgId, type, content, replyTo, mentions) ->
+                new SendMessage(clientMsgId, type, content, null, replyTo, mentions)),
         number.map(RecallMessage::new),
         number.map(AckCursor::new),
         number.map(ReportRead::new),

@@ -8,6 +8,8 @@ import io.javalin.websocket.WsHandlerType;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.ingress.api.AccessControl;
+import io.seqsync.ingress.attachments.AttachmentEndpoints;
+import io.seqsync.ingress.attachments.SendAttachments;
 import io.seqsync.ingress.api.ArchiveEndpoint;
 import io.seqsync.ingress.api.BlockEndpoints;
 import io.seqsync.ingress.api.ConversationListEndpoint;
@@ -142,7 +144,9 @@ public final class IngressApp implements AutoCloseable {
         new CommandRoundTrip(publisher, replies, messages, settings.replyBudget(), workers, registry);
     FetchGuard fetchGuard = new FetchGuard(settings.fetch(), registry);
     MessageEndpoints conversation = new MessageEndpoints(settings.maxContentBytes(), access, roundTrip, publisher,
-        fetchGuard, new FetchService(messages, conversations, new SyncDepth(registry, System::nanoTime)));
+        fetchGuard, new FetchService(messages, conversations, new SyncDepth(registry, System::nanoTime)),
+        new SendAttachments(stores.uploads()));
+    AttachmentEndpoints attachments = new AttachmentEndpoints(stores.uploads(), access, messages);
     ActionEndpoints actions = new ActionEndpoints(settings.maxContentBytes(), settings.editWindow(), access, messages,
         roundTrip, Clock.systemUTC());
     PositionEndpoints positions =
@@ -164,7 +168,7 @@ public final class IngressApp implements AutoCloseable {
         new DeliveryEndpoints(access, publisher, commands.telemetry(), stores.delivery(), settings.deliveryCache(),
             Clock.systemUTC());
     ArchiveEndpoint archive = new ArchiveEndpoint(access, stores.archive());
-    WebClientFiles webClient = new WebClientFiles();
+    WebClientFiles webClient = new WebClientFiles(stores.uploads().map(uploads -> uploads.store().origin()));
     this.revocations = new Revocations(stores.revocations(), REVOCATION_POLL);
     Authentication authentication = new Authentication(identity.tokens(), revocations);
     SignOut signOut = new SignOut(revocations, Clock.systemUTC());
@@ -255,6 +259,11 @@ public final class IngressApp implements AutoCloseable {
       api.post("/v1/conversations/{convId}/messages/{seq}/edit", limited.apply(Limit.SEND, actions::edit));
       api.put("/v1/conversations/{convId}/messages/{seq}/reactions/{emoji}", limited.apply(Limit.SEND, actions::react));
       api.delete("/v1/conversations/{convId}/messages/{seq}/reactions/{emoji}", limited.apply(Limit.SEND, actions::unreact));
+      // Attachments (docs/api.md, "Attachments"): an upload draws on the send limit, as its send will.
+      api.post("/v1/uploads", limited.apply(Limit.SEND, now(attachments::upload)));
+      api.get("/v1/uploads", Route.of(authentication, now(attachments::limits)));
+      api.get("/v1/conversations/{convId}/messages/{seq}/attachment",
+          Route.of(authentication, fetchGuard.firstScreen(now(attachments::download))));
       api.get("/v1/conversations", Route.of(authentication, fetchGuard.firstScreen(now(conversationList::list))));
       api.get("/v1/conversations/{convId}", Route.of(authentication, fetchGuard.firstScreen(now(positions::activation))));
       api.put("/v1/conversations/{convId}/draft", limited.apply(Limit.DRAFT, drafts::draft));

@@ -1,5 +1,6 @@
 package io.seqsync.ingress;
 
+import io.seqsync.ingress.attachments.Uploads;
 import io.seqsync.redis.ConversationList;
 import io.seqsync.redis.RedisLimits;
 import io.seqsync.store.ArchiveQueries;
@@ -18,10 +19,21 @@ import java.util.Optional;
  * The read side the ingress answers from: PostgreSQL's hot tier and archive, Redis's list, the
  * delivery figures, the handshake's pages, groups' roles and blocks; the count of their statements
  * PostgreSQL cancelled at the statement timeout (all of them run on the requests pool); the
- * signed-out devices, which it writes too; and where the abuse limits are kept across instances
- * (empty: per instance only); what presence, typing and receipts read; the server API's idempotency keys.
+ * signed-out devices, which it writes too; where the abuse limits are kept across instances
+ * (empty: per instance only); what presence, typing and receipts read; the server API's idempotency
+ * keys; and the object store of attachments (empty: attachments off).
  */
 public record IngressStores(MessageQueries messages, ConversationQueries conversations, ConversationList list,
     ArchiveQueries archive, DeliveryQueries delivery, SyncQueries sync, StatementTimeouts statementTimeouts,
     RevocationQueries revocations, GroupQueries groups, Optional<RedisLimits> limits,
-    PresenceQueries presence, ServerRequestQueries serverRequests) {}
+    PresenceQueries presence, ServerRequestQueries serverRequests, Optional<Uploads> uploads) {
+
+  /** Without an object store: attachments off. */
+  public IngressStores(MessageQueries messages, ConversationQueries conversations, ConversationList list,
+      ArchiveQueries archive, DeliveryQueries delivery, SyncQueries sync, StatementTimeouts statementTimeouts,
+      RevocationQueries revocations, GroupQueries groups, Optional<RedisLimits> limits, PresenceQueries presence,
+      ServerRequestQueries serverRequests) {
+    this(messages, conversations, list, archive, delivery, sync, statementTimeouts, revocations, groups, limits,
+        presence, serverRequests, Optional.empty());
+  }
+}

@@ -18,6 +18,11 @@ import io.seqsync.localstack.LocalPostgres;
 import io.seqsync.localstack.LocalRedis;
 import io.seqsync.localstack.TemporaryDirectory;
 import io.seqsync.sequencer.CommandValidator;
+import io.seqsync.config.ObjectStoreSettings;
+import io.seqsync.events.AttachmentRules;
+import io.seqsync.ingress.attachments.Uploads;
+import io.seqsync.localstack.LocalS3;
+import io.seqsync.objects.ObjectStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -29,6 +34,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
@@ -66,6 +72,8 @@ class HostileInputTest {
   private static LocalPostgres postgres;
   private static EmbeddedKafka kafka;
   private static LocalRedis redis;
+  private static LocalS3 objects;
+  private static ObjectStore store;
   private static CommandPublisher publisher;
   private static ReplyWaiter waiter;
   private static TopicTap<Command> commands;
@@ -97,7 +105,10 @@ class HostileInputTest {
     waiter = new ReplyWaiter(); // not listening: sends answer 202 once Kafka has them
     commands = new TopicTap<>(kafka.bootstrapServers(), topics.commands());
     reports = new TopicTap<>(kafka.bootstrapServers(), topics.telemetry());
-    test = new TestApp(postgres, publisher, waiter, Duration.ZERO, MAX_CONTENT, Map.of(), URI.create(redis.uri()));
+    objects = LocalS3.start(dir.resolve("s3"), 0, ObjectStoreSettings.EMBEDDED_ACCESS_KEY, ObjectStoreSettings.EMBEDDED_SECRET_KEY);
+    store = ObjectStore.connect(objects.url(), config.objectStore()).ensureBucket();
+    test = new TestApp(postgres, publisher, waiter, Duration.ZERO, MAX_CONTENT, Map.of(), URI.create(redis.uri()), true,
+        Optional.of(new Uploads(store, new AttachmentRules(config.sequencer().attachments()))));
     test.rows.conversation("d:1:2", 1, 2).message("d:1:2", 1, 501, 2, "text", "hi")
         .message("d:1:2", 2, 502, 1, "text", "mine").message("d:1:2", 3, 503, 1, "system", "{}")
         .conversation("g:team", 1, 3).conversation("d:2:3", 2, 3);
@@ -110,7 +121,7 @@ class HostileInputTest {
 
   @AfterContainer
   static void stop() {
-    Stream.<AutoCloseable>of(bystander, test, commands, reports, publisher, redis, kafka, postgres).forEach(HostileInputTest::close);
+    Stream.<AutoCloseable>of(bystander, test, commands, reports, publisher, store, objects, redis, kafka, postgres).forEach(HostileInputTest::close);
     TemporaryDirectory.deleteTree(dir);
   }
 

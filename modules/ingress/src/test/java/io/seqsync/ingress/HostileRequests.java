@@ -68,6 +68,12 @@ final class HostileRequests {
           "{\"items\":[{\"msgId\":\"501\",\"convId\":\"d:1:2\",\"seq\":1,\"sendTime\":1000,\"renderTime\":1200}]}", ""),
       Route.of("POST", "/v1/telemetry/failures",
           "{\"items\":[{\"msgId\":\"501\",\"convId\":\"d:1:2\",\"seq\":1,\"reason\":\"unsupported\"}]}", ""),
+      Route.of("POST", "/v1/uploads", "{\"size\":10,\"type\":\"image/png\",\"name\":\"a.png\"}", ""),
+      Route.of("GET", "/v1/uploads", "", ""),
+      Route.of("GET", "/v1/conversations/{convId}/messages/{seq}/attachment", "", ""),
+      Route.of("POST", "/v1/conversations/{convId}/messages", "{\"clientMsgId\":\"c-2\",\"type\":\"image\",\"content\":\"\","
+          + "\"attachment\":{\"key\":\"u/1/0123456789abcdef0123456789abcdef\",\"size\":10,\"contentType\":\"image/png\","
+          + "\"name\":\"a.png\",\"width\":2,\"height\":2}}", ""),
       Route.of("GET", "/ops/delivery", "", "from to"),
       Route.of("GET", "/health", "", ""),
       Route.of("GET", "/metrics", "", ""));

@@ -29,6 +29,7 @@ import io.seqsync.store.ServerRequestQueries;
 import io.seqsync.store.SyncQueries;
 import java.net.URI;
 import java.time.Duration;
+import io.seqsync.ingress.attachments.Uploads;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -72,6 +73,12 @@ public final class TestApp implements AutoCloseable {
   /** With the development sign-in ({@link DevSignIn}, as in the embedded default) or without it (as anywhere else). */
   TestApp(LocalPostgres postgres, CommandPublisher publisher, ReplyWaiter waiter, Duration replyBudget, int maxContentBytes,
       Map<String, String> fetchSettings, URI redisUri, boolean devSignIn) {
+    this(postgres, publisher, waiter, replyBudget, maxContentBytes, fetchSettings, redisUri, devSignIn, Optional.empty());
+  }
+
+  /** With attachments' object store ({@code uploads}; empty: attachments off). */
+  TestApp(LocalPostgres postgres, CommandPublisher publisher, ReplyWaiter waiter, Duration replyBudget, int maxContentBytes,
+      Map<String, String> fetchSettings, URI redisUri, boolean devSignIn, Optional<Uploads> uploads) {
     String url = postgres.createDatabase("ingress_" + ProcessHandle.current().pid() + "_" + DATABASES.incrementAndGet());
     database = Database.open(url, postgres.user(), postgres.password(), POOL_SIZE);
     rows = new Rows(database.jdbi());
@@ -87,7 +94,7 @@ public final class TestApp implements AutoCloseable {
         new DeliveryQueries(requests.jdbi(), config.delivery().renderTarget()),
         new SyncQueries(requests.jdbi(), config.fetch().syncPageSize()), requests.statementTimeouts(),
         new RevocationQueries(requests.jdbi()), new GroupQueries(requests.jdbi()), Optional.empty(),
-        new PresenceQueries(requests.jdbi()), new ServerRequestQueries(requests.jdbi()));
+        new PresenceQueries(requests.jdbi()), new ServerRequestQueries(requests.jdbi()), uploads);
     app = new IngressApp(new IngressSettings("127.0.0.1", 0, replyBudget, maxContentBytes,
         config.sequencer().maxGroupMembers(), config.fetch(), config.http().streamCompression(),
         config.delivery().figuresCache(), config.limits(), config.groups(), config.integrations()),

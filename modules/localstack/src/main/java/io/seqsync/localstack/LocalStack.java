@@ -17,7 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Kafka, PostgreSQL and Redis for seqsync: each one is the configured external server, or, when
+ * Kafka, PostgreSQL, Redis and an S3 server (attachments) for seqsync: each one is the configured external server, or, when
  * none is configured, an embedded one under {@code dataDir}. So the whole backend runs on a machine
  * with nothing but a JDK. The embedded PostgreSQL and Redis, child processes, are started again
  * when they die ({@link ServerSupervisor}); the embedded Kafka runs in this JVM and ends with it.
@@ -61,6 +61,7 @@ public final class LocalStack implements EmbeddedServers.Running {
     // initdb was being forked.
     ExecutorService executor = startThread("localstack-start-kafka");
     ExecutorService childProcesses = startThread("localstack-start-processes");
+    ExecutorService objectStore = startThread("localstack-start-s3");
     try {
       CompletableFuture<EmbeddedKafka> kafka = startUnless(config.kafka().bootstrapServers(), "Kafka",
           dataDir.resolve("kafka"), dir -> EmbeddedKafka.start(dir, config.kafka().embeddedPort()),
@@ -83,11 +84,15 @@ public final class LocalStack implements EmbeddedServers.Running {
             return LocalRedis.start(dir, config.redis().embeddedPort());
           },
           LocalRedis::uri, childProcesses);
+      CompletableFuture<LocalS3> objects = startUnless(config.objectStore().endpoint(), "S3", dataDir.resolve("s3"),
+          dir -> LocalS3.start(dir, config.objectStore().embeddedPort(), config.objectStore().accessKey(),
+              config.objectStore().secretKey()),
+          LocalS3::url, objectStore);
       List<AutoCloseable> started = new ArrayList<>();
       if (lock != null) {
         started.add(lock); // closed last, once every server stopped
       }
-      started.addAll(awaitAll(List.of(kafka, postgres, redis)));
+      started.addAll(awaitAll(List.of(kafka, postgres, redis, objects)));
 
       EmbeddedKafka embeddedKafka = kafka.join();
       LocalPostgres embeddedPostgres = postgres.join();
@@ -103,11 +108,13 @@ public final class LocalStack implements EmbeddedServers.Running {
           embeddedPostgres == null ? null : embeddedPostgres.jdbcUrl(),
           embeddedPostgres == null ? null : embeddedPostgres.user(),
           embeddedPostgres == null ? null : embeddedPostgres.password(),
-          embeddedRedis == null ? null : embeddedRedis.uri());
+          embeddedRedis == null ? null : embeddedRedis.uri(),
+          objects.join() == null ? null : objects.join().url());
       return new LocalStack(Endpoints.resolve(config, embedded), started);
     } finally {
       executor.shutdown();
       childProcesses.shutdown();
+      objectStore.shutdown();
     }
   }
 

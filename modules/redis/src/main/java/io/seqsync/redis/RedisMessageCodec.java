@@ -4,6 +4,7 @@ import io.seqsync.store.MessageState;
 import io.seqsync.store.StoredMessage;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -14,13 +15,17 @@ import java.util.stream.Collectors;
  */
 final class RedisMessageCodec {
   private static final int FIELDS = 10;
+  // A message with an attachment: its JSON (no tab: JSON escapes them) as one more field before the content.
+  private static final String WITH_ATTACHMENT = "a\t";
 
   private RedisMessageCodec() {}
 
   static String encode(StoredMessage m) {
-    return String.join("\t", Long.toString(m.msgId()), m.convId(), Long.toString(m.seq()),
+    String head = String.join("\t", Long.toString(m.msgId()), m.convId(), Long.toString(m.seq()),
         Long.toString(m.senderId()), m.senderDevice(), m.clientMsgId(), typeAndActions(m), Long.toString(m.createTime()),
-        Boolean.toString(m.recalled()), m.content());
+        Boolean.toString(m.recalled()));
+    return m.attachment() == null ? head + "\t" + m.content()
+        : WITH_ATTACHMENT + head + "\t" + m.attachment() + "\t" + m.content();
   }
 
   /** The message, or null for a missing or malformed value. */
@@ -28,13 +33,24 @@ final class RedisMessageCodec {
     if (text == null) {
       return null;
     }
+    if (text.startsWith(WITH_ATTACHMENT)) {
+      String[] f = text.substring(WITH_ATTACHMENT.length()).split("\t", FIELDS + 1);
+      return f.length != FIELDS + 1 ? null : typed(f[6], type -> new StoredMessage(Long.parseLong(f[0]), f[1],
+          Long.parseLong(f[2]), Long.parseLong(f[3]), f[4], f[5], type, f[10], Long.parseLong(f[7]),
+          Boolean.parseBoolean(f[8]), f[9]));
+    }
     String[] f = text.split("\t", FIELDS);
     if (f.length != FIELDS) {
       return null;
     }
-    String[] type = f[6].split(";", -1);
-    StoredMessage message = new StoredMessage(Long.parseLong(f[0]), f[1], Long.parseLong(f[2]), Long.parseLong(f[3]),
-        f[4], f[5], type[0], f[9], Long.parseLong(f[7]), Boolean.parseBoolean(f[8]));
+    return typed(f[6], type -> new StoredMessage(Long.parseLong(f[0]), f[1], Long.parseLong(f[2]),
+        Long.parseLong(f[3]), f[4], f[5], type, f[9], Long.parseLong(f[7]), Boolean.parseBoolean(f[8])));
+  }
+
+  // The type field: the type, then a reply's seq and the mentions when the message has them.
+  private static StoredMessage typed(String typeField, Function<String, StoredMessage> make) {
+    String[] type = typeField.split(";", -1);
+    StoredMessage message = make.apply(type[0]);
     if (type.length < 3) {
       return message;
     }

@@ -83,7 +83,7 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
   /** {@code threadPacer}: the calling stream thread's {@link CommitPacer}. */
   CommandProcessor(SeqsyncConfig.Sequencer settings, Supplier<CommitPacer> threadPacer) {
     this.threadPacer = threadPacer;
-    this.validator = new CommandValidator(settings.maxContentBytes(), settings.maxGroupMembers());
+    this.validator = new CommandValidator(settings.maxContentBytes(), settings.maxGroupMembers(), settings.attachments());
     this.dedupWindowMs = settings.dedupWindow().toMillis();
     this.maxGroupMembers = settings.maxGroupMembers();
   }
@@ -239,6 +239,7 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
       return;
     }
     Message message = append(command, send.getClientMsgId(), send.getType(), send.getContent());
+    message.setAttachment(send.getAttachment());
     message.setReplyTo(send.getReplyTo());
     // Mentions of users outside the conversation (one who left since) are dropped, not refused.
     message.setMentions(send.getMentions().stream().filter(userId -> isMember(command.getConvId(), userId)).toList());

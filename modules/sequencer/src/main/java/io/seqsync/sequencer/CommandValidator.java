@@ -1,6 +1,8 @@
 package io.seqsync.sequencer;
 
+import io.seqsync.config.AttachmentLimits;
 import io.seqsync.events.ActionRules;
+import io.seqsync.events.AttachmentRules;
 import io.seqsync.events.ConvId;
 import io.seqsync.events.DeviceIds;
 import io.seqsync.events.UserIds;
@@ -33,10 +35,17 @@ public final class CommandValidator {
 
   private final int maxContentBytes;
   private final int maxGroupMembers;
+  private final AttachmentRules attachments;
 
   public CommandValidator(int maxContentBytes, int maxGroupMembers) {
+    this(maxContentBytes, maxGroupMembers, new AttachmentLimits(AttachmentLimits.DEFAULT_MAX_BYTES,
+        AttachmentLimits.DEFAULT_TYPES));
+  }
+
+  public CommandValidator(int maxContentBytes, int maxGroupMembers, AttachmentLimits attachmentLimits) {
     this.maxContentBytes = maxContentBytes;
     this.maxGroupMembers = maxGroupMembers;
+    this.attachments = new AttachmentRules(attachmentLimits);
   }
 
   /** Why the command is invalid, or empty when it is valid. */
@@ -57,6 +66,12 @@ public final class CommandValidator {
     if (convId.get().kind() == ConvId.Kind.DIRECT && !convId.get().namesUser(command.getUserId())
         && !systemSend(command)) {
       return Optional.of("caller is not a member of the conversation");
+    }
+    if (command.getPayload() instanceof SendMessage send && send.getAttachment() != null) {
+      Optional<String> attachment = attachments.problem(command.getUserId(), send.getType(), send.getAttachment());
+      if (attachment.isPresent()) {
+        return attachment;
+      }
     }
     return payloadProblem(convId.get(), command.getPayload());
   }

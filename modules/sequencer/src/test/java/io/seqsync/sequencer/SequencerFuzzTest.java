@@ -133,7 +133,8 @@ class SequencerFuzzTest {
     Arbitrary<Long> seq = Arbitraries.oneOf(Arbitraries.longs(),
         Arbitraries.of(-1L, 0L, 1L, 2L, Long.MAX_VALUE, Long.MIN_VALUE));
     Arbitrary<Object> payload = Arbitraries.oneOf(
-        Combinators.combine(text, Arbitraries.of(MessageType.class), text, seq.injectNull(0.5), seq.list().ofMaxSize(3))
+        Combinators.combine(text, Arbitraries.of(MessageType.class), text, attachments(text).injectNull(0.6),
+                seq.injectNull(0.5), seq.list().ofMaxSize(3))
             .as(SendMessage::new),
         Combinators.combine(seq, text).as(EditMessage::new),
         Combinators.combine(seq, text, Arbitraries.of(true, false)).as(SetReaction::new),
@@ -163,5 +164,15 @@ class SequencerFuzzTest {
       texts = Stream.concat(texts, Stream.of(change.getGroupName()));
     }
     texts.forEach(text -> assertThat(text).as("a text of %s", event).doesNotContain("\u0000"));
+  }
+
+  // The sender's own keys and others', sizes and types within and beyond the limits, dimensions or not.
+  private static Arbitrary<io.seqsync.events.model.Attachment> attachments(Arbitrary<String> text) {
+    Arbitrary<String> key = Arbitraries.of(io.seqsync.events.AttachmentRules.newKey(1),
+        io.seqsync.events.AttachmentRules.newKey(2), "u/1/", "u/1/../2/0123456789abcdef0123456789abcdef", "");
+    Arbitrary<Integer> dimension = Arbitraries.of(-1, 0, 1, 640, Integer.MAX_VALUE).injectNull(0.5);
+    return Combinators.combine(key, Arbitraries.of(-1L, 0L, 1L, 1L << 40),
+        Arbitraries.of("image/png", "application/pdf", "text/html", ""), text, dimension, dimension)
+        .as(io.seqsync.events.model.Attachment::new);
   }
 }

@@ -23,7 +23,7 @@ import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 public final class MessageQueries {
   // A message's columns, read by index in message(): keep the order in step.
   private static final String MESSAGE_COLUMNS =
-      "msg_id, conv_id, seq, sender_id, sender_device, client_msg_id, type, content, create_time, recalled,"
+      "msg_id, conv_id, seq, sender_id, sender_device, client_msg_id, type, content, create_time, recalled, attachment,"
       + " edited_at, reply_to, mentions, reactions";
   // A page row: the watermark and the hot floor, then a message (all null when the conversation has
   // none in range).
@@ -178,7 +178,8 @@ public final class MessageQueries {
     return new StoredMessage(rs.getLong(first), rs.getString(first + 1), rs.getLong(first + 2), rs.getLong(first + 3),
         rs.getString(first + 4), rs.getString(first + 5), rs.getString(first + 6),
         recalled ? StoredMessage.RECALLED_PLACEHOLDER : rs.getString(first + 7), rs.getLong(first + 8), recalled,
-        recalled ? null : MessageActionsQueries.state(rs, first + 10));
+        // A recalled message's object is no longer shown, nor served (docs/design.md, "Attachments").
+        recalled ? null : rs.getString(first + 10), recalled ? null : MessageActionsQueries.state(rs, first + 11));
   }
 
   /** {@code page} with its messages' quotes and the caller's reactions looked up (message actions). */

@@ -29,6 +29,7 @@ public final class FetchedJson {
   private static final SerializedString CLIENT_MSG_ID = new SerializedString("clientMsgId");
   private static final SerializedString TYPE = new SerializedString("type");
   private static final SerializedString CONTENT = new SerializedString("content");
+  private static final SerializedString ATTACHMENT = new SerializedString("attachment");
   private static final SerializedString CREATE_TIME = new SerializedString("createTime");
   private static final SerializedString RECALLED = new SerializedString("recalled");
 
@@ -78,6 +79,10 @@ public final class FetchedJson {
     json.writeNumber(m.createTime());
     json.writeFieldName(RECALLED);
     json.writeBoolean(m.recalled());
+    if (m.attachment() != null) {
+      json.writeFieldName(ATTACHMENT);
+      json.writeRawValue(m.attachment());
+    }
     if (m.edited() != null || m.replyTo() != null || m.mentions() != null || m.reactions() != null) {
       actions(json, m);
     }

@@ -1,8 +1,11 @@
 package io.seqsync.ingress.api;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.seqsync.events.Commands;
 import io.seqsync.events.ConvId;
+import io.seqsync.events.model.Attachment;
 import io.seqsync.events.model.Command;
+import io.seqsync.ingress.attachments.SendAttachments;
 import io.seqsync.ingress.auth.Caller;
 import io.seqsync.ingress.commands.CommandPublisher;
 import io.seqsync.ingress.commands.CommandRoundTrip;
@@ -29,9 +32,11 @@ public final class MessageEndpoints {
   private final CommandPublisher publisher;
   private final FetchGuard guard;
   private final FetchService fetches;
+  private final SendAttachments attachments;
 
   public MessageEndpoints(int maxContentBytes, AccessControl access, CommandRoundTrip roundTrip,
-      CommandPublisher publisher, FetchGuard guard, FetchService fetches) {
+      CommandPublisher publisher, FetchGuard guard, FetchService fetches, SendAttachments attachments) {
+    this.attachments = attachments;
     this.maxContentBytes = maxContentBytes;
     this.access = access;
     this.roundTrip = roundTrip;
@@ -71,10 +76,12 @@ public final class MessageEndpoints {
     // The body first: one that cannot be read (over the size limit) is refused before its path.
     byte[] body = request.body();
     ConvId convId = AccessControl.convId(request.pathParam("convId"));
-    SendRequest send = SendRequest.parse(Json.object(body), maxContentBytes);
+    ObjectNode fields = Json.object(body);
+    SendRequest send = SendRequest.parse(fields, maxContentBytes);
+    Attachment attachment = attachments.of(caller.userId(), send.type(), fields);
     access.requireMember(caller, convId);
     Command command = new Commands(caller.userId(), caller.deviceId())
-        .send(convId.value(), send.clientMsgId(), send.type(), send.content(), send.actions().replyTo(),
+        .send(convId.value(), send.clientMsgId(), send.type(), send.content(), attachment, send.actions().replyTo(),
             send.actions().mentions());
     CompletableFuture<CommandRoundTrip.Result> submitted = respondAsync(request.header("Prefer"))
         ? roundTrip.submitAccepted(command) : roundTrip.submitCompletingOnListeners(command);
@@ -119,7 +126,8 @@ public final class MessageEndpoints {
     return ActionEndpoints.noticed(roundTrip, command, convId, seq);
   }
 
-  static long seqParam(String text) {
+  /** A seq path parameter: a positive integer, else a 400. */
+  public static long seqParam(String text) {
     try {
       long seq = Long.parseLong(text);
       if (seq >= 1 && text.chars().allMatch(c -> c >= '0' && c <= '9')) {

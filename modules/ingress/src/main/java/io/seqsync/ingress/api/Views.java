@@ -1,6 +1,7 @@
 package io.seqsync.ingress.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonRawValue;
 import io.seqsync.ingress.http.Json;
 import io.seqsync.redis.ConversationList;
 import io.seqsync.store.ConversationQueries;
@@ -27,22 +28,29 @@ public final class Views {
    */
   public record Message(String msgId, String convId, long seq, String senderId, String senderDevice, String clientMsgId,
       String type, String content, long createTime, boolean recalled,
+      @JsonInclude(JsonInclude.Include.NON_NULL) @JsonRawValue String attachment,
       @JsonInclude(JsonInclude.Include.NON_NULL) Boolean edited,
       @JsonInclude(JsonInclude.Include.NON_NULL) Long editedAt,
       @JsonInclude(JsonInclude.Include.NON_NULL) ReplyTo replyTo,
       @JsonInclude(JsonInclude.Include.NON_NULL) List<String> mentions,
       @JsonInclude(JsonInclude.Include.NON_NULL) List<Reaction> reactions) {
-    /** A message without message actions' state. */
+    /** A message without an attachment nor message actions' state. */
     public Message(String msgId, String convId, long seq, String senderId, String senderDevice, String clientMsgId,
         String type, String content, long createTime, boolean recalled) {
-      this(msgId, convId, seq, senderId, senderDevice, clientMsgId, type, content, createTime, recalled, null, null, null,
-          null, null);
+      this(msgId, convId, seq, senderId, senderDevice, clientMsgId, type, content, createTime, recalled, null);
+    }
+
+    /** A message without message actions' state. */
+    public Message(String msgId, String convId, long seq, String senderId, String senderDevice, String clientMsgId,
+        String type, String content, long createTime, boolean recalled, String attachment) {
+      this(msgId, convId, seq, senderId, senderDevice, clientMsgId, type, content, createTime, recalled, attachment,
+          null, null, null, null, null);
     }
 
     public static Message of(StoredMessage m) {
       MessageState s = m.state();
       return new Message(Long.toString(m.msgId()), m.convId(), m.seq(), Long.toString(m.senderId()),
-          m.senderDevice(), m.clientMsgId(), m.type(), m.content(), m.createTime(), m.recalled(),
+          m.senderDevice(), m.clientMsgId(), m.type(), m.content(), m.createTime(), m.recalled(), m.attachment(),
           s == null || s.editedAt() == null ? null : Boolean.TRUE, s == null ? null : s.editedAt(),
           s == null || s.replyTo() == null ? null : ReplyTo.of(s.replyTo(), s.quote()),
           s == null || s.mentions().isEmpty() ? null : s.mentions().stream().map(String::valueOf).toList(),

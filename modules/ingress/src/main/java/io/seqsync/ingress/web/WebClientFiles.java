@@ -29,9 +29,22 @@ public final class WebClientFiles {
   private static final Map<String, String> TYPES = Map.of(
       "html", "text/html; charset=utf-8", "js", "text/javascript; charset=utf-8", "css", "text/css; charset=utf-8",
       "svg", "image/svg+xml", "png", "image/png", "ico", "image/x-icon", "json", "application/json");
-  // The page loads only its own scripts and styles and talks only to this server.
-  private static final String POLICY = "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:;"
+  // The page loads only its own scripts and styles and talks only to this server, and to the object
+  // store of attachments (uploads, image previews) when there is one.
+  private static final String POLICY = "default-src 'self'; connect-src 'self' ws: wss:%s; img-src 'self' data:%s;"
       + " object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+  private final String policy;
+
+  public WebClientFiles() {
+    this(java.util.Optional.empty());
+  }
+
+  /** {@code objectStore}: the origin of attachments' presigned URLs ({@code http://127.0.0.1:9000}). */
+  public WebClientFiles(java.util.Optional<String> objectStore) {
+    String origin = objectStore.map(value -> " " + value).orElse("");
+    this.policy = POLICY.formatted(origin, origin);
+  }
 
   private final ClassLoader loader = WebClientFiles.class.getClassLoader();
   // Only files that exist are kept, so requests for made-up names cannot grow it.
@@ -59,7 +72,7 @@ public final class WebClientFiles {
       throw ApiException.notFound("not_found", "no such file: " + name);
     }
     Map<String, String> headers = Map.of("Cache-Control", "no-cache", "X-Content-Type-Options", "nosniff",
-        "Content-Security-Policy", POLICY);
+        "Content-Security-Policy", policy);
     if (resource.equals(SERVICE_WORKER)) {
       // The worker lives with the client's files but serves the whole page, "/" included (its scope).
       headers = new HashMap<>(headers);

@@ -18,16 +18,22 @@ class FetchedJsonTest {
   private static final String UNICODE = "h\u00e9llo \u4f60\u597d \ud83d\ude00 \"quoted\" back\\slash"
       + " tab\t nl\n cr\r nul-free \u0001 \u007f \u2028 </script>";
 
+  // As the projector stores it: the event's Avro record as JSON.
+  private static final String ATTACHMENT = StoredMessage.attachmentJson(new io.seqsync.events.model.Attachment(
+      "u/7/0123456789abcdef0123456789abcdef", 1234L, "image/png", "a \"b\".png", 64, 48));
+
   @Test
   void writesWhatTheMapperWrites() throws IOException {
     Views.Message plain = new Views.Message("9007199254740993", "d:1:2", 1, "1", "phone", "c-1", "text", "hello",
-        1_700_000_000_001L, false);
+        1_700_000_000_001L, false, null);
     Views.Message recalled = Views.Message.of(new StoredMessage(Long.MAX_VALUE, "d:1:2", 2, 2, "tablet-2", "c-2",
         "text", StoredMessage.RECALLED_PLACEHOLDER, 1_700_000_000_002L, true));
-    Views.Message unicode = new Views.Message("3", "g:team", 3, "7", "laptop", "c-3", "file", UNICODE, 0, false);
-    Views.Message notice = new Views.Message("4", "g:team", 4, "7", "", null, "system", "", -1, false);
-    List<Views.Message> messages = List.of(plain, recalled, unicode, notice, acted(UNICODE),
-        new Views.Message("6", "g:team", 6, "7", "phone", "c-6", "text", "re", 6, false, null, null,
+    Views.Message unicode = new Views.Message("3", "g:team", 3, "7", "laptop", "c-3", "file", UNICODE, 0, false, null);
+    Views.Message notice = new Views.Message("4", "g:team", 4, "7", "", null, "system", "", -1, false, null);
+    Views.Message photo = new Views.Message("5", "g:team", 5, "7", "laptop", "c-5", "image", "look",
+        6, false, ATTACHMENT);
+    List<Views.Message> messages = List.of(plain, recalled, unicode, notice, photo, acted(UNICODE),
+        new Views.Message("6", "g:team", 6, "7", "phone", "c-6", "text", "re", 6, false, null, null, null,
             new Views.ReplyTo(1, null, null, null), null, null));
 
     for (Views.Fetched page : List.of(
@@ -58,6 +64,7 @@ class FetchedJsonTest {
     assertThat(fieldNames(message)).hasSize(Views.Message.class.getRecordComponents().length);
     assertThat(Http.JSON.convertValue(message, Map.class)).containsEntry("content", UNICODE)
         .containsEntry("recalled", false).containsEntry("createTime", 5);
+    assertThat(message.get("attachment").get("name").asText()).isEqualTo("a \"b\".png");
   }
 
   private static List<String> fieldNames(JsonNode node) {
@@ -68,7 +75,7 @@ class FetchedJsonTest {
 
   // A message with every field of message actions set.
   private static Views.Message acted(String text) {
-    return new Views.Message("5", "g:team", 5, "7", "laptop", "c-5", "text", text, 5, false, true, 9L,
+    return new Views.Message("5", "g:team", 5, "7", "laptop", "c-5", "text", text, 5, false, ATTACHMENT, true, 9L,
         new Views.ReplyTo(1, "8", "text", text), List.of("2", "3"), List.of(new Views.Reaction("\ud83d\udc4d", 2, true),
             new Views.Reaction(":tada:", 1, false)));
   }

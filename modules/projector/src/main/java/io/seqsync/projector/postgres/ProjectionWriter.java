@@ -38,9 +38,9 @@ public final class ProjectionWriter {
   // One statement over arrays rather than a JDBC batch of one insert per message: PostgreSQL then
   // plans and starts one statement per batch, not one per row (docs/design.md, "The projection (PostgreSQL, D4, R1, R7, R25)").
   private static final String INSERT_MESSAGES = "insert into messages"
-      + " (conv_id, seq, msg_id, sender_id, sender_device, client_msg_id, type, content, create_time)"
+      + " (conv_id, seq, msg_id, sender_id, sender_device, client_msg_id, type, content, create_time, attachment)"
       + " select * from unnest(:convIds, :seqs, :msgIds, :senderIds, :senderDevices, :clientMsgIds, :types,"
-      + " :contents, :createTimes)";
+      + " :contents, :createTimes, :attachments)";
 
   /**
    * How {@link #apply} inserts a batch's new messages (those above their conversation's latest
@@ -181,6 +181,7 @@ public final class ProjectionWriter {
     String[] types = new String[size];
     String[] contents = new String[size];
     Long[] createTimes = new Long[size];
+    String[] attachments = new String[size];
     for (int i = 0; i < size; i++) {
       Message message = messages.get(i);
       convIds[i] = message.getConvId();
@@ -192,6 +193,7 @@ public final class ProjectionWriter {
       types[i] = StoredMessage.apiType(message.getType());
       contents[i] = message.getContent();
       createTimes[i] = message.getCreateTime();
+      attachments[i] = StoredMessage.attachmentJson(message.getAttachment());
     }
     return insert
         .bindArray("convIds", String.class, (Object[]) convIds)
@@ -202,7 +204,8 @@ public final class ProjectionWriter {
         .bindArray("clientMsgIds", String.class, (Object[]) clientMsgIds)
         .bindArray("types", String.class, (Object[]) types)
         .bindArray("contents", String.class, (Object[]) contents)
-        .bindArray("createTimes", Long.class, (Object[]) createTimes);
+        .bindArray("createTimes", Long.class, (Object[]) createTimes)
+        .bindArray("attachments", String.class, (Object[]) attachments);
   }
 
   // A recalled message older than the hot window is in the archive (R22): the recall applies there.
