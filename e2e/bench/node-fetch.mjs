@@ -11,6 +11,7 @@ export function pooledFetch(maxSockets = 64) {
       response.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
         resolve({
+          size: text.length === 0 ? 0 : Buffer.byteLength(text), // bytes of the body, for the benchmarks' byte counts
           ok: response.statusCode >= 200 && response.statusCode < 300,
           status: response.statusCode,
           statusText: response.statusMessage,

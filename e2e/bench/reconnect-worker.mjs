@@ -25,6 +25,11 @@ class NaiveClient extends SeqsyncClient {
       if (round === this.handshakes) this.connection.restart();
     }
   }
+
+  frame(frame) {
+    if (this.armed && frame.type === 'sync') return; // the naive way knows no handshake (nor its first screens)
+    super.frame(frame);
+  }
 }
 
 const network = faultyWebSocket();
@@ -37,10 +42,30 @@ let stores = new Map();
 let clients = [];
 let expected = new Map(); // uid -> [[convId, seq]]
 
+// Bytes received by each client: HTTP bodies and the socket's frames (payloads, without framing).
+function counted(client) {
+  client.bytes = 0;
+  client.fetch = (url, init) => fetch(url, init).then((response) => { client.bytes += response.size; return response; });
+  client.WebSocket = class extends network.WebSocket {
+    set onmessage(listener) {
+      super.onmessage = listener && ((event) => {
+        client.bytes += Buffer.byteLength(String(event.data));
+        listener(event);
+      });
+    }
+
+    get onmessage() { return super.onmessage; }
+  };
+  return client;
+}
+
 function track(client) {
   client.timeline = { liveAt: [], openedAt: [], handshakeMs: [] };
+  client.caughtUpMessages = 0;
+  client.sockets = 0;
   let openedAt = 0;
   client.on('state', ({ state }) => {
+    if (state === 'syncing' && client.armed) client.sockets += 1;
     const now = Date.now();
     if (state === 'syncing') openedAt = now;
     if (state === 'live') {
@@ -49,7 +74,8 @@ function track(client) {
     }
     check(client);
   });
-  client.on('message', ({ convId, message }) => {
+  client.on('message', ({ convId, message, source }) => {
+    if (client.armed && source !== 'push' && source !== 'sent') client.caughtUpMessages += 1;
     client.rendered(convId, message.seq);
     check(client);
   });
@@ -77,10 +103,12 @@ const commands = {
   async connect({ mode, spreadMs }) {
     const Client = mode === 'naive' ? NaiveClient : SeqsyncClient;
     clients = plan.map(({ uid }) => {
+      const meter = counted({});
       const client = new Client({
-        baseUrl, token: mintToken(secret, uid, 'bench'), WebSocket: network.WebSocket, fetch, store: stores.get(uid),
+        baseUrl, token: mintToken(secret, uid, 'bench'), WebSocket: meter.WebSocket, fetch: meter.fetch, store: stores.get(uid),
         handshake: mode === 'stream' ? 'stream' : 'http', telemetry: false, backoff, ackIntervalMs: 500,
       });
+      client.meter = meter;
       client.uid = uid;
       track(client);
       return client;
@@ -109,6 +137,9 @@ const commands = {
       client.timeline = { liveAt: [], openedAt: [], handshakeMs: [] };
       client.armed = true;
       client.caughtUpAt = 0;
+      client.caughtUpMessages = 0;
+      client.sockets = 0;
+      client.meter.bytes = 0;
     }
     return {};
   },
@@ -123,6 +154,8 @@ const commands = {
       clients: clients.map((client) => ({
         uid: client.uid, caughtUpAt: client.caughtUpAt, firstLiveAt: client.timeline.liveAt[0] ?? 0,
         handshakeMs: client.timeline.handshakeMs[0] ?? null, stats: client.api.stats, attempts: client.timeline.liveAt.length,
+        hasNew: (expected.get(client.uid) ?? []).length > 0, sockets: client.sockets, bytes: client.meter.bytes,
+        caughtUpMessages: client.caughtUpMessages,
       })),
     };
   },

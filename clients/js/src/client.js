@@ -15,6 +15,7 @@ import { Puller } from './puller.js';
 import { Reporter } from './reporter.js';
 import { MemoryStore } from './store.js';
 import { applyFrame, applySyncEntry } from './frames.js';
+import { takeScreen } from './screens.js';
 import { countNew, listOf, localUnread, mergeListEntry, summary } from './list.js';
 
 /** @typedef {import('./conversation.js').Message} Message */
@@ -53,8 +54,9 @@ import { countNew, listOf, localUnread, mergeListEntry, summary } from './list.j
  * @property {import('./store.js').SeqsyncStore} [store] where cursors and unsent messages persist (default: memory);
  *   a store with the message methods (IndexedDbStore, SqliteStore, MemoryStore) also keeps the local copy
  * @property {number} [retentionDays] how long the local copy keeps a message, from its createTime (default 30)
- * @property {'http' | 'stream'} [handshake] `http` (default): POST /v1/sync with this device's cursors on every
- *   connect; `stream`: the handshake the stream sends first, which costs no request
+ * @property {'http' | 'stream'} [handshake] `stream` (default, the library's one path): the handshake the stream
+ *   sends first, which costs no request and carries each conversation's first screen; `http`: POST /v1/sync with
+ *   this device's cursors on every connect as well (one request more; kept for comparison in scripts/bench-reconnect)
  * @property {import('./backoff.js').BackoffOptions} [backoff] reconnects, and a failed pull's retries
  * @property {number} [ackIntervalMs] how long acks and telemetry are batched (default 200)
  * @property {number} [draftDelayMs] how long a draft waits for more typing before it is saved (default 300)
@@ -67,7 +69,7 @@ export class SeqsyncClient extends Emitter {
   /** @param {ClientOptions} options */
   constructor(options) {
     super();
-    const { baseUrl, token, store = new MemoryStore(), handshake = 'http' } = options;
+    const { baseUrl, token, store = new MemoryStore(), handshake = 'stream' } = options;
     this.me = parseToken(token);
     this.store = store;
     this.handshakeMode = handshake;
@@ -538,6 +540,7 @@ export class SeqsyncClient extends Emitter {
     const conv = this.conversation(entry.convId);
     applySyncEntry(conv, entry);
     conv.listed = true;
+    takeScreen(conv, entry, (held, messages) => this.ingest(held, messages, 'catchup'));
     if (conv.missing() || !conv.anchored || conv.ahead()) this.puller.pull(conv, 'catchup');
     return conv;
   }

@@ -9,8 +9,11 @@
 // It knows nothing of the protocol beyond frames: the client runs the handshake on `open` and
 // calls `live()` when it is done. A socket the server closes with 4401 (its token expired, or its
 // device signed out) reconnects at once with the URL asked for anew after `onTokenEnded`, which
-// gets a new token; if that fails, it backs off as for any lost socket.
+// gets a new token; if that fails, it backs off as for any lost socket. A server that says when to
+// come back (a `reconnect` frame before it closes, or the close code 1012) is followed, with jitter
+// (come-back.js).
 import { Backoff } from './backoff.js';
+import { ComeBack } from './come-back.js';
 
 /** @typedef {'idle' | 'connecting' | 'syncing' | 'live' | 'reconnecting' | 'closed'} ConnectionState */
 
@@ -55,6 +58,7 @@ export class Connection {
     this.timer = null;
     this.lastFrameAt = 0;
     this.attempts = 0;
+    this.comeBack = new ComeBack(this.backoff.options.random, this.backoff.options.capMs);
   }
 
   start() {
@@ -66,6 +70,7 @@ export class Connection {
   live() {
     if (this.state !== 'syncing') return;
     this.backoff.reset();
+    this.comeBack.reset();
     this.attempts = 0;
     this.setState('live');
   }
@@ -133,6 +138,7 @@ export class Connection {
       } catch {
         return; // not ours to fix: the server only sends JSON
       }
+      if (this.comeBack.heard(frame)) return; // when to come back: the close follows
       this.onFrame(frame);
     };
     socket.onclose = (/** @type {{code?: number}} */ event) => {
@@ -166,11 +172,11 @@ export class Connection {
     // Replaced by a newer socket of this device (another tab with the same token, say): reconnecting
     // at once would replace that one in turn, so wait the longest delay. Refused past the user's
     // sockets (4429): the back-off, which grows, since a refused socket never got live.
-    this.retry(code === CLOSE_REPLACED ? this.backoff.options.capMs : undefined);
+    this.retry(code === CLOSE_REPLACED ? this.backoff.options.capMs : this.comeBack.delay(code));
   }
 
   /** @private @param {number} [delayMs] */
-  retry(delayMs = this.backoff.next()) {
+  retry(delayMs = this.comeBack.delay() ?? this.backoff.next()) {
     this.clearTimer();
     this.attempts += 1;
     this.setState('reconnecting', delayMs);

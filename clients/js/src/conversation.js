@@ -54,6 +54,8 @@ export class Conversation {
     this.anchored = cursor > 0;
     /** @type {Set<number>} seqs above base that were rendered or skipped */
     this.done = new Set();
+    /** @type {{after: number, before: number} | null} unseen seqs in (after, before) left below a limited first screen (screens.js) */
+    this.hole = null;
     /** @type {boolean | undefined} whether older messages than the lowest held exist (undefined: not known yet) */
     this.hasOlder = undefined;
     this.readSeq = 0;

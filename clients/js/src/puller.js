@@ -5,6 +5,7 @@
 // failed on something that may pass (the network, a 5xx, a 429 or 503 past the API's own retries)
 // is tried again after a back-off: a gap must not wait for the next push or handshake.
 import { Backoff } from './backoff.js';
+import { holeBefore, narrowHole } from './screens.js';
 
 /** @typedef {import('./conversation.js').Conversation} Conversation */
 /** @typedef {import('./conversation.js').Message} Message */
@@ -163,6 +164,14 @@ export class Puller {
    * @returns {Promise<number>} how many came
    */
   async older(conv) {
+    const holeTop = holeBefore(conv);
+    if (holeTop !== null) {
+      // Unseen messages below a limited first screen come first, newest first.
+      const page = await this.api.call('GET', messagesPath(conv.convId), { kind: 'history', query: { before: holeTop, limit: PAGE } });
+      narrowHole(conv, page);
+      this.ingest(conv, page.messages, 'history');
+      return page.messages.length;
+    }
     const oldest = conv.oldestSeq;
     if (oldest === null) {
       await this.firstScreen(conv);

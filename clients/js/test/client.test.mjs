@@ -104,7 +104,7 @@ async function renderingClient(server) {
   const network = fakeSockets();
   const client = new SeqsyncClient({
     baseUrl: 'http://seqsync.test', token: token('2', 'laptop'), fetch: server.fetch, WebSocket: network.WebSocket,
-    store, telemetry: false, ackIntervalMs: 10, backoff: { baseMs: 20, capMs: 50 },
+    store, telemetry: false, ackIntervalMs: 10, backoff: { baseMs: 20, capMs: 50 }, handshake: 'http', // these test that path
   });
   const handed = [];
   client.on('message', ({ message: received }) => {

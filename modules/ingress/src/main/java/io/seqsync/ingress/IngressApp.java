@@ -55,6 +55,7 @@ import io.seqsync.ingress.ops.OpsAccess;
 import io.seqsync.ingress.ops.OpsDashboard;
 import io.seqsync.ingress.push.Liveness;
 import io.seqsync.ingress.push.PushHub;
+import io.seqsync.ingress.push.ComeBack;
 import io.seqsync.ingress.push.StreamEndpoint;
 import io.seqsync.ingress.server.IdempotencyKeys;
 import io.seqsync.ingress.server.ServerApi;
@@ -185,7 +186,7 @@ public final class IngressApp implements AutoCloseable {
     BiFunction<Limit, Endpoint<Caller>, Route<Caller>> limited =
         (limit, endpoint) -> Route.of(authentication, limiter.guard(limit, endpoint));
     this.stream = new StreamEndpoint(authentication, access, publisher, syncs, pushes, fetchGuard, limiter, socketLimits,
-        revocations, liveness);
+        revocations, liveness, new ComeBack(settings.fetch().syncReconnectRate()));
     ReceiptsEndpoint receipts = new ReceiptsEndpoint(access, stores.presence());
     this.preSend = settings.integrations().preSend()
         .map(hook -> new PreSendHook(hook, settings.maxContentBytes(), registry));
@@ -343,6 +344,7 @@ public final class IngressApp implements AutoCloseable {
   /** Stops serving; requests in flight are answered or cut. */
   @Override
   public void close() {
+    stream.restarting(); // each socket told when to come back, before the server goes
     javalin.stop();
     stream.close();
     revocations.close();

@@ -172,7 +172,8 @@ class FetchLimitsApiTest {
         Thread.sleep(10);
       }
       try (WsProbe refused = new WsProbe(test.app.port(), test.token(1, "laptop"))) {
-        assertThat(refused.next()).as("no sync frame").isNull();
+        assertThat(refused.next().get("type").asText()).as("no sync frame: when to come back").isEqualTo("reconnect");
+        assertThat(refused.next()).isNull();
         assertThat(refused.closeCode()).isEqualTo(StreamEndpoint.TRY_AGAIN_LATER);
       }
       lock.rollback();

@@ -104,6 +104,8 @@ class HandshakeLimitsApiTest {
       assertThat(list.status()).as(list.body()).isEqualTo(503);
       assertThat(list.errorCode()).isEqualTo("query_timeout");
       try (WsProbe socket = new WsProbe(test.app.port(), phone)) {
+        assertThat(socket.next().toString()).as("when to come back, then the close")
+            .isEqualTo("{\"type\":\"reconnect\",\"reason\":\"query_timeout\",\"afterMs\":1000,\"spreadMs\":4000}");
         assertThat(socket.next()).isNull();
         assertThat(socket.closeCode()).isEqualTo(StreamEndpoint.TRY_AGAIN_LATER);
       }

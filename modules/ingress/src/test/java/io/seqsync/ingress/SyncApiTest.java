@@ -58,12 +58,16 @@ class SyncApiTest {
     JsonNode direct = sync(phone, "{\"cursors\":{\"d:1:2\":1}}").get("conversations").get(0);
 
     assertThat(Http.JSON.convertValue(direct, Map.class).keySet())
-        .containsExactlyInAnyOrder("convId", "latestSeq", "deviceCursor", "readSeq", "unread");
+        .containsExactlyInAnyOrder("convId", "latestSeq", "deviceCursor", "readSeq", "unread", "messages", "limited");
     assertThat(direct.get("convId").asText()).isEqualTo("d:1:2");
     assertThat(direct.get("latestSeq").asLong()).isEqualTo(5);
     assertThat(direct.get("deviceCursor").asLong()).isEqualTo(5);
     assertThat(direct.get("readSeq").asLong()).isEqualTo(2);
     assertThat(direct.get("unread").asLong()).isEqualTo(2); // 3 and 5; 4 is recalled
+    // Its first screen: what lies above the cursor the client reported, as a page carries it.
+    assertThat(direct.get("messages").findValuesAsText("seq")).containsExactly("2", "3", "4", "5");
+    assertThat(direct.get("messages").get(2).get("content").asText()).isEqualTo("[recalled]");
+    assertThat(direct.get("limited").asBoolean()).isFalse();
   }
 
   @Test

@@ -62,20 +62,47 @@ public final class SyncQueries {
     }
   }
 
+  /** Default bounds of the first screens a page carries: conversations, and bytes of content in all. */
+  public static final int SCREEN_CONVERSATIONS = 100;
+  public static final long SCREEN_BYTES = 1 << 20;
+
   private final Jdbi jdbi;
   private final int pageSize;
+  private final SyncScreens screens;
+  private final int screenConversations;
+  private final long screenBytes;
 
   /** Pages of at most {@code pageSize} conversations, reading at most {@link #SCAN_PER_ROW} times that many memberships. */
   public SyncQueries(Jdbi jdbi, int pageSize) {
-    if (pageSize <= 0) {
-      throw new IllegalArgumentException("pageSize must be positive");
+    this(jdbi, pageSize, SCREEN_CONVERSATIONS, SCREEN_BYTES);
+  }
+
+  /**
+   * With first screens ({@link SyncScreens}) for at most {@code screenConversations} of a page's
+   * conversations (0: none) and {@code screenBytes} of content in all.
+   */
+  public SyncQueries(Jdbi jdbi, int pageSize, int screenConversations, long screenBytes) {
+    if (pageSize <= 0 || screenConversations < 0 || screenBytes < 0) {
+      throw new IllegalArgumentException("pageSize must be positive, the screens' bounds not negative");
     }
     this.jdbi = jdbi;
     this.pageSize = pageSize;
+    this.screens = new SyncScreens(jdbi);
+    this.screenConversations = screenConversations;
+    this.screenBytes = screenBytes;
   }
 
   public int pageSize() {
     return pageSize;
+  }
+
+  /**
+   * The first screens of a page's first {@code screenConversations} asks (most recently active
+   * first), within {@code screenBytes}.
+   */
+  public Map<String, SyncScreens.Screen> screens(long userId, List<SyncScreens.Ask> asks) {
+    List<SyncScreens.Ask> carried = asks.subList(0, Math.min(asks.size(), screenConversations));
+    return screens.screens(userId, carried, screenBytes);
   }
 
   /** Memberships a page reads at most. */

@@ -5,18 +5,23 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.seqsync.ingress.auth.Caller;
 import io.seqsync.ingress.http.ApiException;
 import io.seqsync.ingress.http.Json;
+import io.seqsync.store.ConversationQueries.SyncRow;
 import io.seqsync.store.SyncQueries;
+import io.seqsync.store.SyncScreens;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 
 /**
  * The reconnect handshake (R13): {@code {"cursors": {convId: seq, ...}, "next": token}} in (both
  * may be omitted), one bounded page of the caller's conversations with something new for this
  * device out ({@link SyncQueries}), with {@code limited} and the {@code next} token when more may
- * follow. The token is the convId the next page starts after, base64url-encoded: opaque to
+ * follow. The page's most recently active conversations carry their first screen: the newest
+ * messages the device lacks ({@link SyncScreens}), so that a device a few messages behind in each
+ * needs no fetch. The token is the convId the next page starts after, base64url-encoded: opaque to
  * clients, and harmless to forge (a page only ever holds the caller's own conversations).
  * Thread-safe.
  */
@@ -34,8 +39,21 @@ public final class SyncService {
     Map<String, Long> cursors = cursors(body);
     SyncQueries.Page page = pages.page(caller.userId(), caller.deviceId(), cursors, after(body));
     String next = page.next().map(SyncService::token).orElse(null);
-    return new Views.Synced(page.rows().stream().map(Views.SyncConversation::of).toList(), System.currentTimeMillis(),
-        next != null, next);
+    return new Views.Synced(withScreens(caller, cursors, page.rows()), System.currentTimeMillis(), next != null, next);
+  }
+
+  // Each entry with the newest messages the device lacks, from the cursor the page compared it with
+  // (the client's, else the device's server cursor) up to the watermark the page answered.
+  private List<Views.SyncConversation> withScreens(Caller caller, Map<String, Long> cursors, List<SyncRow> rows) {
+    List<SyncScreens.Ask> asks = rows.stream()
+        .map(row -> new SyncScreens.Ask(row.convId(), cursors.getOrDefault(row.convId(), row.deviceCursor()), row.latestSeq()))
+        .toList();
+    Map<String, SyncScreens.Screen> screens = pages.screens(caller.userId(), asks);
+    return rows.stream().map(row -> {
+      Views.SyncConversation entry = Views.SyncConversation.of(row);
+      SyncScreens.Screen screen = screens.get(row.convId());
+      return screen == null ? entry : entry.with(screen);
+    }).toList();
   }
 
   static Map<String, Long> cursors(ObjectNode body) {

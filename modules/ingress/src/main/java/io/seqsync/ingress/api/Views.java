@@ -11,6 +11,7 @@ import io.seqsync.store.GroupQueries;
 import io.seqsync.store.ListEntry;
 import io.seqsync.store.MessageState;
 import io.seqsync.store.StoredMessage;
+import io.seqsync.store.SyncScreens;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.List;
@@ -122,9 +123,21 @@ public final class Views {
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Synced(List<SyncConversation> conversations, long serverTime, boolean limited, String next) {}
 
-  public record SyncConversation(String convId, long latestSeq, long deviceCursor, long readSeq, long unread) {
+  /**
+   * A handshake entry; {@code messages} (the newest unseen, at most a first screen, ascending) and
+   * {@code limited} (older unseen ones remain below them) only when the answer carries its screen.
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record SyncConversation(String convId, long latestSeq, long deviceCursor, long readSeq, long unread,
+      List<Message> messages, Boolean limited) {
     public static SyncConversation of(SyncRow row) {
-      return new SyncConversation(row.convId(), row.latestSeq(), row.deviceCursor(), row.readSeq(), row.unread());
+      return new SyncConversation(row.convId(), row.latestSeq(), row.deviceCursor(), row.readSeq(), row.unread(), null, null);
+    }
+
+    /** This entry with its first screen. */
+    public SyncConversation with(SyncScreens.Screen screen) {
+      return new SyncConversation(convId, latestSeq, deviceCursor, readSeq, unread, Message.of(screen.messages()),
+          screen.limited());
     }
   }
 

@@ -30,6 +30,9 @@ final class PushConnection {
   private boolean started;
   private boolean writing;
   private boolean closed;
+  private Closing closing;
+
+  private record Closing(int code, String reason, Runnable done) {}
 
   /** A frame, and the createTime of the message it pushes (0: none), for the push latency. */
   private record Frame(String text, long messageCreateTime) {}
@@ -85,7 +88,30 @@ final class PushConnection {
     session.close(code, reason, Callback.NOOP);
   }
 
+  /**
+   * Drops what is queued, sends {@code lastFrame} (after the write in flight, if any; at once when
+   * the sync frame has not gone yet) and then closes the socket with {@code code} and {@code reason};
+   * {@code done} runs once the close is sent or the socket turned out dead.
+   */
+  synchronized void closeAfter(String lastFrame, int code, String reason, Runnable done) {
+    if (closed) {
+      done.run();
+      return;
+    }
+    queue.clear();
+    queue.add(new Frame(lastFrame, 0));
+    started = true;
+    closing = new Closing(code, reason, done);
+    writeNext();
+  }
+
   private void writeNext() {
+    if (closing != null && !writing && queue.isEmpty() && !closed) {
+      closed = true;
+      Closing last = closing;
+      session.close(last.code(), last.reason(), Callback.from(last.done(), error -> last.done().run()));
+      return;
+    }
     if (!started || writing || closed || queue.isEmpty()) {
       return;
     }
@@ -113,5 +139,8 @@ final class PushConnection {
     writing = false;
     closed = true;
     queue.clear();
+    if (closing != null) {
+      closing.done().run();
+    }
   }
 }

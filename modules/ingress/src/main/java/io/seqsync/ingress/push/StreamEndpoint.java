@@ -77,6 +77,7 @@ public final class StreamEndpoint {
   private final FetchGuard fetchGuard;
   private final Limiter limiter;
   private final SocketLimits socketLimits;
+  private final ComeBack comeBack;
   private final Liveness liveness;
   private final Map<String, Held> connections = new ConcurrentHashMap<>();
   private final ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -94,7 +95,8 @@ public final class StreamEndpoint {
 
   public StreamEndpoint(Authentication authentication, AccessControl access, CommandPublisher publisher, SyncService syncs,
       PushHub hub, FetchGuard fetchGuard, Limiter limiter, SocketLimits socketLimits, Revocations revocations,
-      Liveness liveness) {
+      Liveness liveness, ComeBack comeBack) {
+    this.comeBack = comeBack;
     this.authentication = authentication;
     this.access = access;
     this.publisher = publisher;
@@ -148,6 +150,9 @@ public final class StreamEndpoint {
       // A full lane, a statement timeout, PostgreSQL down: the client reconnects after its back-off.
       ApiException refused = ErrorHandling.error(failure, "GET", "/v1/stream");
       closed(ctx);
+      if (refused.status() == 503) {
+        ctx.send(ComeBack.overloaded(refused.code())); // when to come back, spread: not a storm of retries
+      }
       ctx.closeSession(refused.status() == 503 ? TRY_AGAIN_LATER : INTERNAL_ERROR, refused.code());
     }
   }
@@ -242,6 +247,15 @@ public final class StreamEndpoint {
     if (held != null) {
       held.connection().close(TOKEN_ENDED, reason);
     }
+  }
+
+  /**
+   * The server is stopping: every socket gets a {@code reconnect} frame spreading its client's
+   * return ({@link ComeBack}) and is closed with 1012 (service restart); new sockets are refused by
+   * the stopping server itself.
+   */
+  public void restarting() {
+    comeBack.restarting(connections.values().stream().map(Held::connection).toList());
   }
 
   /** Stops the expiry timers (the sockets themselves close with the server). */
