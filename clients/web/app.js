@@ -3,6 +3,7 @@
 // of the protocol is its business.
 import { SeqsyncClient, parseToken } from './lib/index.js';
 import { GroupControls } from './groups.js';
+import { MessageActions } from './actions.js';
 import { attachControls } from './attachments.js';
 import { installPresence } from './presence.js';
 import { OfflineMode, cacheShell, deviceStore } from './offline.js';
@@ -51,8 +52,10 @@ async function start(token) {
   const me = parseToken(token);
   const client = new SeqsyncClient({ baseUrl: location.origin, token, store: await deviceStore(me) });
   window.seqsync = client; // for the curious, and for tests
+  const actions = new MessageActions(client, me.userId,
+    { composer: $('#composer'), bar: $('#action-bar'), suggestions: $('#mention-suggestions') }, report);
   const views = new MessageViews(me.userId, { recall: (convId, seq) => client.recall(convId, seq).catch(report),
-    attachmentUrl: (convId, seq) => client.attachmentUrl(convId, seq) });
+    attachmentUrl: (convId, seq) => client.attachmentUrl(convId, seq), decorate: (...args) => actions.decorate(...args) });
   const groups = new GroupControls(client, me.userId, report);
   groups.loadBlocks().catch(report);
   let openConvId = null;
@@ -99,6 +102,7 @@ async function start(token) {
   });
   client.on('membership', ({ convId }) => {
     if (convId !== openConvId) return;
+    actions.opened(client.conversation(convId));
     showHeader(client.conversation(convId));
     groups.show(client.conversation(convId));
   });
@@ -112,6 +116,7 @@ async function start(token) {
     $('#composer textarea').value = conv.draft ?? '';
     showHeader(conv);
     groups.show(conv);
+    actions.opened(conv);
     showList();
     presence.opened(conv).catch(report);
     await client.open(convId).catch(report);
@@ -151,7 +156,12 @@ async function start(token) {
     event.preventDefault();
     const text = composer.elements.text.value.trim();
     if (!openConvId || !text) return;
-    const pending = client.send(openConvId, text);
+    const asked = actions.submit(openConvId, text);
+    if (asked === true) {
+      composer.elements.text.value = '';
+      return;
+    }
+    const pending = client.send(openConvId, text, 'text', asked);
     views.showPending(openConvId, pending);
     composer.elements.text.value = '';
     client.setDraft(openConvId, '');

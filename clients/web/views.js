@@ -1,6 +1,7 @@
 // How the chat shows things: a conversation's messages (one <ol> per conversation, built as
 // messages arrive, shown when opened) and the conversation list. Rendering a message is what the
 // library's ack waits for: a message that cannot be shown is reported instead (R12, R17).
+import { describeNotice } from './actions.js';
 
 import { describeAttachment, renderAttachment } from './attachments.js';
 import { fromSystem } from './system.js';
@@ -22,6 +23,8 @@ export function titleOf(conv, me) {
 /** A line of text for a message (also the list's preview). Throws when the content cannot be shown. */
 export function describe(message) {
   if (message.recalled) return 'message recalled';
+  const notice = describeNotice(message);
+  if (notice !== null) return notice;
   if (message.attachment) return describeAttachment(message);
   switch (message.type) {
     case 'text': return message.content;
@@ -46,7 +49,7 @@ export function describe(message) {
 export class MessageViews {
   constructor(me, actions) {
     this.me = me;
-    this.actions = actions; // {recall(convId, seq), attachmentUrl(convId, seq)}
+    this.actions = actions; // {recall(convId, seq), attachmentUrl(convId, seq), decorate(item, convId, message, meta)}
     this.lists = new Map();
     this.receipts = new Map(); // convId -> highest seq another member read
   }
@@ -120,6 +123,7 @@ export class MessageViews {
       recall.addEventListener('click', () => this.actions.recall(convId, message.seq));
       meta.append(recall);
     }
+    this.actions.decorate?.(item, convId, message, meta);
     item.append(meta);
   }
 }
@@ -138,6 +142,7 @@ export function renderList(container, conversations, { me, openConvId, onOpen })
     const badge = el('span', 'badge', String(conv.unread));
     badge.hidden = conv.unread === 0;
     item.append(badge);
+    if (conv.mentions > 0) item.append(el('span', 'mention-badge', `@${conv.mentions}`));
     let preview = '';
     if (conv.draft) preview = `Draft: ${conv.draft}`;
     else if (conv.lastMessage) {

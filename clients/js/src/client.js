@@ -4,6 +4,7 @@
 // clientMsgId. The app owns the UI: it listens to events and reports what it rendered.
 import { attachmentMessageType, attachmentUrl, uploadAttachment } from './attachments.js';
 import { Api, expiresSoon, parseToken } from './api.js';
+import { actionPath, applyNotice, isActionNotice, stateKnownThrough, withoutActions } from './actions.js';
 import { Connection } from './connection.js';
 import { Conversation } from './conversation.js';
 import { Emitter, once } from './emitter.js';
@@ -26,7 +27,8 @@ import { countNew, listOf, localUnread, mergeListEntry, summary } from './list.j
  * @typedef {object} ClientEvents
  * @property {{convId: string, message: Message, source: import('./conversation.js').MessageSource}} message
  *   a message new to this client; the live tail's come in seq order without gaps
- * @property {{convId: string, message?: Message, pending?: PendingSend}} updated a held message changed (recalled), or a send failed for good
+ * @property {{convId: string, message?: Message, pending?: PendingSend}} updated a held message changed (recalled,
+ *   edited, reacted to), or a send failed for good
  * @property {{convId: string, userId: string, seq: number}} receipt another member read up to seq (R19)
  * @property {{convId: string, text: string | null, deviceId: string}} draft the user's draft, written on another device (R21)
  * @property {{conversations: ConversationSummary[]}} list the conversation list or its unread counts changed
@@ -83,7 +85,7 @@ export class SeqsyncClient extends Emitter {
       changed: (pending) => this.emit('updated', { convId: pending.convId, pending }),
     });
     this.puller = new Puller(this.api, {
-      ingest: (conv, messages, source) => this.ingest(conv, messages, source),
+      ingest: (conv, messages, source, watermark) => this.ingest(conv, messages, source, watermark),
       failed: (conv, error) => this.failed(error, `pull ${conv.convId}`),
       realigned: (conv) => { this.store.saveCursor(conv.convId, conv.base).then(() => this.reporter.ackMoved(conv)); },
     }, { baseMs: 500, capMs: 10_000, ...options.backoff });
@@ -303,13 +305,69 @@ export class SeqsyncClient extends Emitter {
    * @param {string} convId
    * @param {string} content
    * @param {string} [type]
-   * @param {import('./attachments.js').Attachment} [attachment] from uploadAttachment
+   * @param {{attachment?: import('./attachments.js').Attachment, replyTo?: number, mentions?: string[]}} [extras]
+   *   an uploaded object (from uploadAttachment); message actions: the seq it replies to, the user ids it mentions
    * @returns {PendingSend}
    */
-  send(convId, content, type = 'text', attachment = undefined) {
+  send(convId, content, type = 'text', { attachment, replyTo, mentions } = {}) {
     const conv = this.conversation(convId);
     conv.listed = true;
-    return this.outbox.send(convId, content, type, attachment);
+    return this.outbox.send(convId, content, type, { attachment, replyTo, mentions });
+  }
+
+  /**
+   * Message actions: sends a reply to the message at `seq` (shown with a quote of it).
+   * @param {string} convId
+   * @param {number} seq
+   * @param {string} content
+   * @param {{type?: string, mentions?: string[]}} [options]
+   * @returns {PendingSend}
+   */
+  reply(convId, seq, content, { type = 'text', mentions } = {}) {
+    return this.send(convId, content, type, { replyTo: seq, mentions });
+  }
+
+  /**
+   * Message actions: edits one of our messages (within the server's edit window); resolves with
+   * the edit notice. The message is then `edited`, here at once and on every device in seq order.
+   * @param {string} convId
+   * @param {number} seq
+   * @param {string} content
+   */
+  async edit(convId, seq, content) {
+    return this.action('POST', actionPath(convId, seq), 'edit', { content });
+  }
+
+  /**
+   * Message actions: adds our reaction `emoji` to the message at `seq` (one per emoji; again is a no-op).
+   * @param {string} convId
+   * @param {number} seq
+   * @param {string} emoji
+   */
+  async react(convId, seq, emoji) {
+    return this.action('PUT', actionPath(convId, seq, emoji), 'react');
+  }
+
+  /**
+   * Message actions: removes our reaction `emoji` from the message at `seq`.
+   * @param {string} convId
+   * @param {number} seq
+   * @param {string} emoji
+   */
+  async unreact(convId, seq, emoji) {
+    return this.action('DELETE', actionPath(convId, seq, emoji), 'unreact');
+  }
+
+  /**
+   * @private
+   * @param {string} method @param {string} path @param {string} kind @param {unknown} [body]
+   * @returns {Promise<Message | undefined>} the notice
+   */
+  async action(method, path, kind, body) {
+    const answer = await this.api.call(method, path, { kind, body, repeatable: method !== 'POST' });
+    const convId = decodeURIComponent(path.split('/')[3]);
+    if (answer?.notice) this.ingest(this.conversation(convId), [answer.notice], 'sent');
+    return answer?.notice;
   }
 
   /**
@@ -330,7 +388,7 @@ export class SeqsyncClient extends Emitter {
    * @returns {PendingSend}
    */
   sendAttachment(convId, attachment, caption = '') {
-    return this.send(convId, caption, attachmentMessageType(attachment), attachment);
+    return this.send(convId, caption, attachmentMessageType(attachment), { attachment });
   }
 
   /**
@@ -370,6 +428,7 @@ export class SeqsyncClient extends Emitter {
     if (upTo <= conv.readSeq) return;
     conv.readSeq = upTo;
     conv.unread = this.localUnread(conv) ?? conv.unread;
+    if (upTo >= conv.latestSeq) conv.mentions = 0;
     this.listChanged();
     await this.api.call('POST', '/v1/reads', { kind: 'read', body: { convId, seq: upTo } });
   }
@@ -519,15 +578,27 @@ export class SeqsyncClient extends Emitter {
    * @param {Conversation} conv
    * @param {Message[]} messages
    * @param {import('./conversation.js').MessageSource} source
+   * @param {number} [watermark] the latestSeq of the page they came in, as of which their state is
    */
-  ingest(conv, messages, source) {
+  ingest(conv, messages, source, watermark = conv.latestSeq) {
     const before = conv.latestSeq;
     for (const message of [...messages].sort((a, b) => a.seq - b.seq)) {
       const outcome = conv.add(message);
       this.outbox.settle(message, this.me.userId);
+      if (outcome !== 'same') {
+        const held = conv.messages.get(message.seq);
+        if (held) stateKnownThrough(held, source === 'push' || source === 'store' ? message.seq : watermark);
+      }
       if (message.type === 'recall') {
         const recalled = conv.recall(Number(message.content));
-        if (recalled) this.emit('updated', { convId: conv.convId, message: recalled });
+        if (recalled) {
+          conv.messages.set(recalled.seq, withoutActions(recalled));
+          this.emit('updated', { convId: conv.convId, message: conv.messages.get(recalled.seq) });
+        }
+      }
+      if (isActionNotice(message)) {
+        const changed = applyNotice(conv, message, this.me.userId);
+        if (changed) this.emit('updated', { convId: conv.convId, message: changed });
       }
       if (outcome === 'updated') this.emit('updated', { convId: conv.convId, message: conv.messages.get(message.seq) });
       if (outcome !== 'new') continue;

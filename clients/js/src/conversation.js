@@ -18,6 +18,12 @@ export const RECALLED_PLACEHOLDER = '[recalled]';
  * @property {number} createTime
  * @property {boolean} recalled
  * @property {import('./attachments.js').Attachment} [attachment] an image's or file's object (fetch it with attachmentUrl)
+ * @property {boolean} [edited] message actions: the sender edited it; content is the edited text
+ * @property {number} [editedAt] epoch ms of the latest edit
+ * @property {{seq: number, senderId?: string, type?: string, quote?: string}} [replyTo] the message it replies to
+ * @property {string[]} [mentions] the users it mentions
+ * @property {Array<{emoji: string, count: number, me: boolean}>} [reactions] per emoji: how many, whether I reacted
+ * @property {number} [stateSeq] through which seq of the conversation its edits and reactions are known (the library's)
  */
 
 /**
@@ -54,6 +60,8 @@ export class Conversation {
     this.hasOlder = undefined;
     this.readSeq = 0;
     this.unread = 0;
+    /** Message actions: how often the user is mentioned above their read position. */
+    this.mentions = 0;
     /** The user's list settings (from the list): no push notifications; at the top of the list. */
     this.muted = false;
     this.pinned = false;

@@ -6,4 +6,5 @@ export { SeqsyncError, parseToken } from './api.js';
 export { Conversation, RECALLED_PLACEHOLDER } from './conversation.js';
 export { fullJitter, Backoff } from './backoff.js';
 export { newClientMsgId } from './outbox.js';
+export { ACTION_TYPES, isActionNotice } from './actions.js';
 export { uploadAttachment, attachmentUrl, attachmentMessageType } from './attachments.js';

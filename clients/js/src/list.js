@@ -25,6 +25,8 @@ export function summary(conv) {
     lastMessage: conv.lastMessage,
     readSeq: conv.readSeq,
     unread: conv.unread,
+    /** message actions: how often the user is mentioned above their read position */
+    mentions: conv.mentions,
     draft: conv.draft,
     updatedAt: conv.updatedAt,
     members: conv.members,
@@ -59,6 +61,7 @@ export function mergeListEntry(conv, entry) {
     updatedAt: Math.max(conv.updatedAt, entry.updatedAt), listed: true, muted: entry.muted ?? false,
     pinned: entry.pinned ?? false });
   if (entry.name) conv.name = entry.name;
+  if (typeof entry.mentions === 'number') conv.mentions = entry.mentions;
   if (entry.lastMessage && (!conv.lastMessage || entry.lastMessage.seq >= conv.lastMessage.seq)) conv.lastMessage = entry.lastMessage;
 }
 
@@ -72,11 +75,13 @@ export function mergeListEntry(conv, entry) {
 export function countNew(conv, message, userId) {
   conv.listed = true;
   conv.updatedAt = Math.max(conv.updatedAt, message.createTime);
-  if (message.senderId === userId && message.type !== 'recall' && message.type !== 'system') {
+  // A notice (a recall, a group's, an edit or a reaction) does not move its sender's read position.
+  if (message.senderId === userId && COUNTED_TYPES.has(message.type)) {
     conv.readSeq = Math.max(conv.readSeq, message.seq);
     conv.unread = localUnread(conv, userId) ?? 0;
   } else if (message.seq > conv.readSeq && countsAsUnread(message)) {
     conv.unread += 1;
+    if (message.mentions?.includes(userId)) conv.mentions += 1;
   }
 }
 

@@ -75,13 +75,15 @@ export class Outbox {
    * @param {string} convId
    * @param {string} content
    * @param {string} type
-   * @param {import('./attachments.js').Attachment} [attachment]
+   * @param {{attachment?: import('./attachments.js').Attachment, replyTo?: number, mentions?: string[]}} [extras]
+   *   an uploaded object; message actions: a reply, mentions
    * @returns {PendingSend}
    */
-  send(convId, content, type, attachment) {
+  send(convId, content, type, { attachment, replyTo, mentions } = {}) {
     // Strictly increasing, so the order survives a restart even for a burst within one millisecond.
     this.lastCreatedAt = Math.max(Date.now(), this.lastCreatedAt + 1);
-    const made = { convId, clientMsgId: newClientMsgId(), type, content, createdAt: this.lastCreatedAt, ...(attachment ? { attachment } : {}) };
+    const made = { convId, clientMsgId: newClientMsgId(), type, content, createdAt: this.lastCreatedAt,
+      ...(attachment ? { attachment } : {}), ...(replyTo ? { replyTo } : {}), ...(mentions?.length ? { mentions } : {}) };
     const item = this.track(made, this.store.putOutbox(made).catch(() => {})); // a store that fails still sends
     this.queue(convId).push(item);
     return item;
@@ -135,7 +137,8 @@ export class Outbox {
     let answer;
     try {
       answer = await this.api.call('POST', messagesPath(item.convId), {
-        kind: 'send', body: { clientMsgId: item.clientMsgId, type: item.type, content: item.content, attachment: item.attachment },
+        kind: 'send', body: { clientMsgId: item.clientMsgId, type: item.type, content: item.content, attachment: item.attachment,
+          replyTo: item.replyTo, mentions: item.mentions },
         headers: followed ? { prefer: 'respond-async' } : {},
       });
     } catch (error) {

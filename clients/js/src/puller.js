@@ -18,7 +18,8 @@ export class Puller {
   /**
    * @param {import('./api.js').Api} api
    * @param {object} hooks
-   * @param {(conv: Conversation, messages: Message[], source: PullSource | 'history') => void} hooks.ingest
+   * @param {(conv: Conversation, messages: Message[], source: PullSource | 'history', watermark?: number) => void} hooks.ingest
+   *   `watermark`: the page's latestSeq, as of which its messages' state is
    * @param {(conv: Conversation, error: unknown) => void} hooks.failed a pull that failed (tried again after a back-off when the failure may pass)
    * @param {(conv: Conversation) => void} hooks.realigned the cursor moved back to the server's latest (R10)
    * @param {import('./backoff.js').BackoffOptions} [retry] the back-off of a failed pull's retries
@@ -154,7 +155,7 @@ export class Puller {
     conv.startTailAfter(first - 1);
     conv.hasOlder = page.hasMore;
     conv.sawLatest(page.latestSeq);
-    this.ingest(conv, page.messages, 'first-screen');
+    this.ingest(conv, page.messages, 'first-screen', page.latestSeq);
   }
 
   /**
@@ -182,7 +183,7 @@ export class Puller {
     }
     const page = await this.api.call('GET', messagesPath(conv.convId), { kind: 'history', query: { before: oldest, limit: PAGE } });
     conv.hasOlder = page.hasMore;
-    this.ingest(conv, page.messages, 'history');
+    this.ingest(conv, page.messages, 'history', page.latestSeq);
     return page.messages.length;
   }
 
@@ -204,7 +205,7 @@ export class Puller {
       conv.startTailAfter(page.messages[0].seq - 1);
     }
     conv.sawLatest(page.latestSeq);
-    this.ingest(conv, page.messages, source);
+    this.ingest(conv, page.messages, source, page.latestSeq);
     return realigned;
   }
 }

@@ -15,6 +15,8 @@
  * @property {string} content
  * @property {import('./attachments.js').Attachment} [attachment] an uploaded object the message carries
  * @property {number} createdAt epoch ms, strictly increasing in one outbox: a conversation's sends go out in this order
+ * @property {number} [replyTo] message actions: the seq of the message it replies to
+ * @property {string[]} [mentions] message actions: the user ids it mentions
  */
 
 /**

@@ -52,7 +52,8 @@ final class LogEvents {
   }
 
   private static Message message(String convId, long seq, long senderId, MessageType type, Instant time) {
-    return new Message(seq * 1000 + senderId, convId, seq, senderId, "phone", "m-" + convId + "-" + seq, type,
-        type == MessageType.RECALL ? "1" : "hello", time.toEpochMilli(), null);
+    return Message.newBuilder().setMsgId(seq * 1000 + senderId).setConvId(convId).setSeq(seq).setSenderId(senderId)
+        .setSenderDevice("phone").setClientMsgId("m-" + convId + "-" + seq).setType(type)
+        .setContent(type == MessageType.RECALL ? "1" : "hello").setCreateTime(time.toEpochMilli()).build();
   }
 }

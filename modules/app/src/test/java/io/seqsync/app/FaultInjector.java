@@ -50,8 +50,10 @@ public final class FaultInjector {
         long seq = Long.parseLong(options.get("--seq"));
         long sender = Long.parseLong(convId.split(":")[1]);
         long now = System.currentTimeMillis();
-        Message message = new Message(ThreadLocalRandom.current().nextLong(1L << 50, 1L << 60), convId, seq, sender,
-            "injector", "injected-" + now, MessageType.TEXT, "a message after a missing one", now, null);
+        Message message = Message.newBuilder().setMsgId(ThreadLocalRandom.current().nextLong(1L << 50, 1L << 60))
+            .setConvId(convId).setSeq(seq).setSenderId(sender).setSenderDevice("injector")
+            .setClientMsgId("injected-" + now).setType(MessageType.TEXT).setContent("a message after a missing one")
+            .setCreateTime(now).build();
         Event event = new Event(convId, "injected-" + now, now, new MessageAppended(message));
         byte[] value = TOPICS.events().valueSerde().serializer().serialize(TOPICS.events().name(), event);
         // Keyed by the conversation as the sequencer keys it: the same partition as its other events.

@@ -89,7 +89,9 @@ public final class ConfigLoader {
             integer("sequencer.max-group-members", 10_000),
             bool("sequencer.transactional-stores", true),
             new AttachmentLimits(integer("attachments.max-bytes", AttachmentLimits.DEFAULT_MAX_BYTES),
-                java.util.List.of(string("attachments.types", String.join(",", AttachmentLimits.DEFAULT_TYPES)).split(",")))),
+                java.util.List.of(string("attachments.types", String.join(",", AttachmentLimits.DEFAULT_TYPES)).split(","))),
+            // Message actions: how long after sending the sender may edit a message.
+            duration("sequencer.edit-window", Duration.ofMinutes(15))),
         // With the development secret anyone can mint tokens: reachable from this machine only, unless asked.
         new SeqsyncConfig.Http(string("http.host", optional("auth.secret").isEmpty() ? "127.0.0.1" : "0.0.0.0"),
             integer("http.port", 8080),

@@ -118,13 +118,15 @@ public record SeqsyncConfig(
       int maxContentBytes,
       int maxGroupMembers,
       boolean transactionalStores,
-      AttachmentLimits attachments) {
+      AttachmentLimits attachments,
+      Duration editWindow) {
     public Sequencer {
       require(!applicationId.isBlank(), "sequencer.application-id must not be blank");
       require(!dedupWindow.isNegative() && !dedupWindow.isZero(), "sequencer.dedup-window must be positive");
       require(streamThreads > 0, "sequencer.stream-threads must be positive");
       require(maxContentBytes > 0, "sequencer.max-content-bytes must be positive");
       require(maxGroupMembers >= 2, "sequencer.max-group-members must be at least 2");
+      require(!editWindow.isNegative(), "sequencer.edit-window must not be negative");
     }
   }
 

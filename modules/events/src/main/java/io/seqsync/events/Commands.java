@@ -5,6 +5,7 @@ import io.seqsync.events.model.Attachment;
 import io.seqsync.events.model.ChangeGroupSettings;
 import io.seqsync.events.model.ChangeMembership;
 import io.seqsync.events.model.Command;
+import io.seqsync.events.model.EditMessage;
 import io.seqsync.events.model.MessageType;
 import io.seqsync.events.model.RecallMessage;
 import io.seqsync.events.model.ChangeListSettings;
@@ -12,6 +13,7 @@ import io.seqsync.events.model.ReportRead;
 import io.seqsync.events.model.SendMessage;
 import io.seqsync.events.model.SetBlock;
 import io.seqsync.events.model.SetGroupRole;
+import io.seqsync.events.model.SetReaction;
 import io.seqsync.events.model.UpdateDraft;
 import java.util.List;
 import java.util.UUID;
@@ -23,12 +25,37 @@ import java.util.UUID;
 public record Commands(long userId, String deviceId) {
 
   public Command send(String convId, String clientMsgId, MessageType type, String content) {
-    return send(convId, clientMsgId, type, content, null);
+    return send(convId, clientMsgId, type, content, null, null, List.of());
   }
 
   /** A send whose message carries an uploaded object ({@code attachment} null: none). */
   public Command send(String convId, String clientMsgId, MessageType type, String content, Attachment attachment) {
-    return command(convId, new SendMessage(clientMsgId, type, content, attachment));
+    return send(convId, clientMsgId, type, content, attachment, null, List.of());
+  }
+
+  /** A send that replies to the message at {@code replyTo} (null: none) and mentions {@code mentions}. */
+  public Command send(String convId, String clientMsgId, MessageType type, String content, Long replyTo,
+      List<Long> mentions) {
+    return send(convId, clientMsgId, type, content, null, replyTo, mentions);
+  }
+
+  /**
+   * A send with an uploaded object ({@code attachment} null: none) that replies to the message at
+   * {@code replyTo} (null: none) and mentions {@code mentions}.
+   */
+  public Command send(String convId, String clientMsgId, MessageType type, String content, Attachment attachment,
+      Long replyTo, List<Long> mentions) {
+    return command(convId, new SendMessage(clientMsgId, type, content, attachment, replyTo, mentions));
+  }
+
+  /** Message actions: the sender replaces the content of the message at {@code seq}. */
+  public Command edit(String convId, long seq, String content) {
+    return command(convId, new EditMessage(seq, content));
+  }
+
+  /** Message actions: the caller adds ({@code on}) or removes their reaction {@code emoji} to the message at {@code seq}. */
+  public Command react(String convId, long seq, String emoji, boolean on) {
+    return command(convId, new SetReaction(seq, emoji, on));
   }
 
   public Command sendText(String convId, String clientMsgId, String text) {

@@ -25,6 +25,10 @@ import io.seqsync.events.model.RejectReason;
 import io.seqsync.events.model.ReportRead;
 import io.seqsync.events.model.RoleChange;
 import io.seqsync.events.model.SendMessage;
+import io.seqsync.events.model.EditMessage;
+import io.seqsync.events.model.SetReaction;
+import io.seqsync.events.model.MessageEdited;
+import io.seqsync.events.model.ReactionChanged;
 import io.seqsync.events.model.SetBlock;
 import io.seqsync.events.model.SetGroupRole;
 import io.seqsync.events.model.StoredOutcome;
@@ -46,8 +50,9 @@ public final class SampleRecords {
     Arbitrary<String> text = texts();
     Arbitrary<Long> number = Arbitraries.longs();
     Arbitrary<Object> payload = Arbitraries.oneOf(
-        Combinators.combine(text, Arbitraries.of(MessageType.class), text)
-            .as((clientMsgId, type, content) -> new SendMessage(clientMsgId, type, content, null)),
+        Combinators.combine(text, Arbitraries.of(MessageType.class), text, number.injectNull(0.5),
+            number.list().ofMaxSize(3)).as((clientMsgId, type, content, replyTo, mentions) ->
+                new SendMessage(clientMsgId, type, content, null, replyTo, mentions)),
         number.map(RecallMessage::new),
         number.map(AckCursor::new),
         number.map(ReportRead::new),
@@ -56,7 +61,9 @@ public final class SampleRecords {
             .as(ChangeMembership::new),
         Combinators.combine(number, text).as(SetGroupRole::new),
         Arbitraries.of(true, false).injectNull(0.3).map(ChangeGroupSettings::new),
-        Arbitraries.of(true, false).map(SetBlock::new));
+        Arbitraries.of(true, false).map(SetBlock::new),
+        Combinators.combine(number, text).as(EditMessage::new),
+        Combinators.combine(number, text, Arbitraries.of(true, false)).as(SetReaction::new));
     return Combinators.combine(text, text, number, text, number, payload).as(Command::new);
   }
 
@@ -67,7 +74,9 @@ public final class SampleRecords {
     Arbitrary<Message> message = Combinators.combine(number, text, number, number, text, text,
             Arbitraries.of(MessageType.class), text)
         .as((msgId, convId, seq, sender, device, clientMsgId, type, content) ->
-            new Message(msgId, convId, seq, sender, device, clientMsgId, type, content, 1_700_000_000_000L, null));
+            Message.newBuilder().setMsgId(msgId).setConvId(convId).setSeq(seq).setSenderId(sender)
+                .setSenderDevice(device).setClientMsgId(clientMsgId).setType(type).setContent(content)
+                .setCreateTime(1_700_000_000_000L).build());
     Arbitrary<List<RoleChange>> roleChanges =
         Combinators.combine(number, text).as(RoleChange::new).list().ofMaxSize(3);
     Arbitrary<Object> payload = Arbitraries.oneOf(
@@ -82,7 +91,9 @@ public final class SampleRecords {
         Combinators.combine(message, roleChanges).as(GroupRolesChanged::new),
         Combinators.combine(message, Arbitraries.of(true, false)).as(GroupSettingsChanged::new),
         Combinators.combine(number, number, Arbitraries.of(true, false)).as(BlockChanged::new),
-        Combinators.combine(Arbitraries.of(RejectReason.class), text).as(CommandRejected::new));
+        Combinators.combine(Arbitraries.of(RejectReason.class), text).as(CommandRejected::new),
+        Combinators.combine(message, number, text).as(MessageEdited::new),
+        Combinators.combine(message, number, text, Arbitraries.of(true, false)).as(ReactionChanged::new));
     return Combinators.combine(text, text, number, payload).as(Event::new);
   }
 

@@ -22,6 +22,7 @@ import io.seqsync.ingress.api.GroupChecks;
 import io.seqsync.ingress.api.GroupEndpoints;
 import io.seqsync.ingress.api.GroupRoleEndpoints;
 import io.seqsync.ingress.api.MessageEndpoints;
+import io.seqsync.ingress.api.ActionEndpoints;
 import io.seqsync.ingress.api.PositionEndpoints;
 import io.seqsync.ingress.api.ReceiptsEndpoint;
 import io.seqsync.ingress.api.SyncDepth;
@@ -148,6 +149,8 @@ public final class IngressApp implements AutoCloseable {
         fetchGuard, new FetchService(messages, conversations, new SyncDepth(registry, System::nanoTime)),
         new SendAttachments(stores.uploads()));
     AttachmentEndpoints attachments = new AttachmentEndpoints(stores.uploads(), access, messages);
+    ActionEndpoints actions = new ActionEndpoints(settings.maxContentBytes(), settings.editWindow(), access, messages,
+        roundTrip, Clock.systemUTC());
     PositionEndpoints positions =
         new PositionEndpoints(settings.maxContentBytes(), access, publisher, conversations, stores.groups());
     Limiter limiter = new Limiter(settings.limits(), stores.limits(), registry,
@@ -257,6 +260,9 @@ public final class IngressApp implements AutoCloseable {
       JavalinRoutes api = new JavalinRoutes(config.routes);
       // GET and POST /v1/conversations/{convId}/messages: the fast path, in front of these routes.
       api.post("/v1/conversations/{convId}/messages/{seq}/recall", limited.apply(Limit.SEND, conversation::recall));
+      api.post("/v1/conversations/{convId}/messages/{seq}/edit", limited.apply(Limit.SEND, actions::edit));
+      api.put("/v1/conversations/{convId}/messages/{seq}/reactions/{emoji}", limited.apply(Limit.SEND, actions::react));
+      api.delete("/v1/conversations/{convId}/messages/{seq}/reactions/{emoji}", limited.apply(Limit.SEND, actions::unreact));
       // Attachments (docs/api.md, "Attachments"): an upload draws on the send limit, as its send will.
       api.post("/v1/uploads", limited.apply(Limit.SEND, now(attachments::upload)));
       api.get("/v1/uploads", Route.of(authentication, now(attachments::limits)));

@@ -8,8 +8,11 @@ import io.seqsync.events.model.Event;
 import io.seqsync.events.model.GroupRolesChanged;
 import io.seqsync.events.model.GroupSettingsChanged;
 import io.seqsync.events.model.MembershipChanged;
+import io.seqsync.events.model.Message;
 import io.seqsync.events.model.MessageAppended;
 import io.seqsync.events.model.ReadAdvanced;
+import io.seqsync.events.model.MessageEdited;
+import io.seqsync.events.model.ReactionChanged;
 import io.seqsync.events.model.RecallApplied;
 import io.seqsync.redis.ConversationIndex;
 import io.seqsync.redis.RedisHealth;
@@ -177,11 +180,16 @@ public final class ConversationIndexer implements CommitListener {
     String convId = event.getConvId();
     Object payload = event.getPayload();
     if (payload instanceof MessageAppended appended) {
-      appendedMessage(batch, StoredMessage.of(appended.getMessage()), true);
+      Message message = appended.getMessage();
+      appendedMessage(batch, StoredMessage.of(message), true);
+      message.getMentions().stream().filter(userId -> userId != message.getSenderId())
+          .forEach(userId -> batch.mentioned(userId, convId, message.getSeq(), true));
     } else if (payload instanceof RecallApplied recall) {
       appendedMessage(batch, StoredMessage.of(recall.getNotice()), false);
       recalledSender(convId, recall.getRecalledSeq())
           .ifPresent(sender -> batch.recall(convId, recall.getRecalledSeq(), sender));
+      recalledMentions(convId, recall.getRecalledSeq())
+          .forEach(userId -> batch.mentioned(userId, convId, recall.getRecalledSeq(), false));
     } else if (payload instanceof MembershipChanged change) {
       appendedMessage(batch, StoredMessage.of(change.getNotice()), false);
       if (change.getGroupName() != null) {
@@ -194,6 +202,10 @@ public final class ConversationIndexer implements CommitListener {
       appendedMessage(batch, StoredMessage.of(roles.getNotice()), false);
     } else if (payload instanceof GroupSettingsChanged settings) {
       appendedMessage(batch, StoredMessage.of(settings.getNotice()), false);
+    } else if (payload instanceof MessageEdited edit) {
+      appendedMessage(batch, StoredMessage.of(edit.getNotice()), false);
+    } else if (payload instanceof ReactionChanged reaction) {
+      appendedMessage(batch, StoredMessage.of(reaction.getNotice()), false);
     } else if (payload instanceof ReadAdvanced read) {
       batch.read(read.getUserId(), convId, read.getSeq());
     } else if (payload instanceof CursorAdvanced cursor) {
@@ -213,6 +225,13 @@ public final class ConversationIndexer implements CommitListener {
     } else {
       convId.directUsers().forEach(userId -> batch.listed(userId, message.convId(), message.createTime()));
     }
+  }
+
+  // Message actions: who the recalled message mentioned (in either tier).
+  private List<Long> recalledMentions(String convId, long seq) {
+    return jdbi.withHandle(handle -> handle.createQuery("select unnest(mentions) from all_messages"
+            + " where conv_id = :conv and seq = :seq")
+        .bind("conv", convId).bind("seq", seq).mapTo(Long.class).list());
   }
 
   // Only a countable message counts as recalled: the recalled set must stay within the countable one.

@@ -9,6 +9,8 @@ import io.seqsync.events.model.GroupSettingsChanged;
 import io.seqsync.events.model.MembershipChanged;
 import io.seqsync.events.model.MessageAppended;
 import io.seqsync.events.model.ReadAdvanced;
+import io.seqsync.events.model.MessageEdited;
+import io.seqsync.events.model.ReactionChanged;
 import io.seqsync.events.model.RecallApplied;
 import io.seqsync.redis.PushNotice;
 import io.seqsync.redis.RedisHealth;
@@ -120,6 +122,10 @@ public final class PushPublisher implements CommitListener {
       groupNotice(StoredMessage.of(roles.getNotice()), members, lines);
     } else if (payload instanceof GroupSettingsChanged settings) {
       groupNotice(StoredMessage.of(settings.getNotice()), members, lines);
+    } else if (payload instanceof MessageEdited edit) {
+      PushNotice.message(StoredMessage.of(edit.getNotice())).address(members, lines);
+    } else if (payload instanceof ReactionChanged reaction) {
+      PushNotice.message(StoredMessage.of(reaction.getNotice())).address(members, lines);
     } else if (payload instanceof ReadAdvanced read) {
       PushNotice.position(PushNotice.Kind.READ, convId, read.getUserId(), read.getDeviceId(), read.getSeq())
           .address(members, lines);

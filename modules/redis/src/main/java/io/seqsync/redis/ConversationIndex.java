@@ -95,6 +95,11 @@ public final class ConversationIndex {
     return unread < 0 ? OptionalLong.empty() : OptionalLong.of(unread);
   }
 
+  /** Message actions: how often the user is mentioned in the conversation above {@code readSeq}. */
+  long mentions(long userId, String convId, long readSeq) {
+    return redis.zcount(IndexKeys.mentions(userId, convId), "(" + readSeq, "+inf");
+  }
+
   /**
    * Deletes every key of the index (those under {@value IndexKeys#PREFIX}), so that each is rebuilt
    * from PostgreSQL on its first read, as after a Redis restart without persistence; returns how
@@ -246,6 +251,16 @@ public final class ConversationIndex {
       return this;
     }
 
+    /** Message actions: the user is mentioned at {@code seq} (or, {@code on} false, no more: the message was recalled). */
+    public Batch mentioned(long userId, String convId, long seq, boolean on) {
+      if (on) {
+        pipeline.zadd(IndexKeys.mentions(userId, convId), seq, Long.toString(seq));
+      } else {
+        pipeline.zrem(IndexKeys.mentions(userId, convId), Long.toString(seq));
+      }
+      return this;
+    }
+
     /** The direct conversation is in the user's list, ordered by its last activity. */
     public Batch listed(long userId, String convId, long lastActivity) {
       pipeline.zadd(IndexKeys.userConversations(userId), lastActivity, convId, ZAddParams.zAddParams().gt());
@@ -279,6 +294,8 @@ public final class ConversationIndex {
 
     public Batch read(long userId, String convId, long seq) {
       script(MAX_FIELD, List.of(IndexKeys.user(userId)), List.of(IndexKeys.readField(convId), Long.toString(seq)));
+      // Mentions read are counted no more: the count is above the read position, this keeps the set small.
+      pipeline.zremrangeByScore(IndexKeys.mentions(userId, convId), "-inf", Long.toString(seq));
       return this;
     }
 

@@ -81,6 +81,10 @@ public final class ConversationIndexRebuild {
             .bind("user", userId)
             .map((rs, ctx) -> batch.read(userId, rs.getString("conv_id"), rs.getLong("seq")))
             .list();
+        handle.createQuery("select conv_id, seq from mentions where user_id = :user")
+            .bind("user", userId)
+            .map((rs, ctx) -> batch.mentioned(userId, rs.getString("conv_id"), rs.getLong("seq"), true))
+            .list();
         handle.createQuery("select conv_id, text, updated_at from drafts where user_id = :user")
             .bind("user", userId)
             .map((rs, ctx) -> batch.draft(userId, rs.getString("conv_id"), rs.getString("text"), rs.getLong("updated_at")))

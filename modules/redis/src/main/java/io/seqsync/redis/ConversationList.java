@@ -124,7 +124,8 @@ public final class ConversationList {
     return new ListEntry(convId, conversation.get(ConversationIndex.NAME),
         number(conversation.get(ConversationIndex.LATEST_SEQ)),
         RedisMessageCodec.decode(conversation.get(ConversationIndex.LAST_MESSAGE)), readSeq,
-        unread(convId, userId, readSeq), draft, number(conversation.get(ConversationIndex.UPDATED_AT)));
+        unread(convId, userId, readSeq), draft, number(conversation.get(ConversationIndex.UPDATED_AT)),
+        rebuild.index().mentions(userId, convId, readSeq));
   }
 
   // From Redis, or from PostgreSQL for a read position below the countable seqs Redis keeps.

@@ -40,6 +40,11 @@ final class IndexKeys {
     return PREFIX + "user:{" + userId + "}";
   }
 
+  /** Message actions: the seqs at which the user is mentioned in the conversation; score = member = seq. */
+  static String mentions(long userId, String convId) {
+    return user(userId) + ":mentions:" + convId;
+  }
+
   /** The user's direct conversations, scored by last activity: written for both users on every message. */
   static String userConversations(long userId) {
     return user(userId) + ":convs";

@@ -16,6 +16,7 @@ import io.seqsync.events.model.CommandRejected;
 import io.seqsync.events.model.CursorAdvanced;
 import io.seqsync.events.model.DraftUpdated;
 import io.seqsync.events.model.DuplicateCommand;
+import io.seqsync.events.model.EditMessage;
 import io.seqsync.events.model.Event;
 import io.seqsync.events.model.GroupRolesChanged;
 import io.seqsync.events.model.GroupSettingsChanged;
@@ -23,7 +24,9 @@ import io.seqsync.events.model.ListSettingsChanged;
 import io.seqsync.events.model.MembershipChanged;
 import io.seqsync.events.model.Message;
 import io.seqsync.events.model.MessageAppended;
+import io.seqsync.events.model.MessageEdited;
 import io.seqsync.events.model.MessageType;
+import io.seqsync.events.model.ReactionChanged;
 import io.seqsync.events.model.ReadAdvanced;
 import io.seqsync.events.model.RecallApplied;
 import io.seqsync.events.model.RecallMessage;
@@ -32,6 +35,7 @@ import io.seqsync.events.model.ReportRead;
 import io.seqsync.events.model.SendMessage;
 import io.seqsync.events.model.SetBlock;
 import io.seqsync.events.model.SetGroupRole;
+import io.seqsync.events.model.SetReaction;
 import io.seqsync.events.model.UpdateDraft;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -75,6 +79,7 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
   private StateTable<Long> reads;
   private GroupRules groups;
   private StateTable<Long> blocks;
+  private StateTable<DedupEntry> reactions;
   private MsgIdClock msgIds;
 
   /** {@code threadPacer}: the calling stream thread's {@link CommitPacer}. */
@@ -98,6 +103,7 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
     groups = new GroupRules(SequencerStores.groups(state), SequencerStores.groupMembers(state),
         SequencerStores.groupAdmins(state), maxGroupMembers);
     blocks = SequencerStores.blocks(state);
+    reactions = SequencerStores.reactions(state);
     StateTable<Long> msgIdClock = SequencerStores.msgIdClock(state);
     String partition = String.valueOf(context.taskId().partition());
     Long issuedBound = msgIdClock.get(partition);
@@ -164,6 +170,10 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
           .ifPresent(seq -> emit(command, new ReadAdvanced(command.getUserId(), command.getDeviceId(), seq), timestamp));
     } else if (payload instanceof UpdateDraft draft) {
       emit(command, new DraftUpdated(command.getUserId(), command.getDeviceId(), draft.getText()), timestamp);
+    } else if (payload instanceof EditMessage edit) {
+      edit(command, edit, timestamp);
+    } else if (payload instanceof SetReaction reaction) {
+      react(command, reaction, timestamp);
     } else if (payload instanceof ChangeListSettings settings) {
       emit(command, new ListSettingsChanged(command.getUserId(), settings.getMuted(), settings.getPinned()), timestamp);
     }
@@ -207,6 +217,10 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
     emit(command, new BlockChanged(command.getUserId(), otherUser(command), block.getBlocked()), timestamp);
   }
 
+  private boolean isMember(String convId, long userId) {
+    return convId.startsWith("g:") ? groups.isMember(convId, userId) : ConvId.parse(convId).orElseThrow().namesUser(userId);
+  }
+
   private boolean blockedByOther(Command command) {
     return command.getConvId().startsWith("d:")
         && blocks.get(key(command.getConvId(), otherUser(command))) != null;
@@ -224,8 +238,15 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
       reply(command, original, timestamp);
       return;
     }
+    if (send.getReplyTo() != null && send.getReplyTo() > latestSeq(command.getConvId())) {
+      reject(command, RejectReason.NO_SUCH_MESSAGE, "replyTo: no message at seq " + send.getReplyTo(), timestamp);
+      return;
+    }
     Message message = append(command, send.getClientMsgId(), send.getType(), send.getContent());
     message.setAttachment(send.getAttachment());
+    message.setReplyTo(send.getReplyTo());
+    // Mentions of users outside the conversation (one who left since) are dropped, not refused.
+    message.setMentions(send.getMentions().stream().filter(userId -> isMember(command.getConvId(), userId)).toList());
     dedup.put(dedupKey, new SentMessage(message.getMsgId(), message.getSeq(), timestamp),
         SequencerStores.dedupBucket(timestamp, dedupWindowMs));
     // A sender has read their own message (R18): no event of its own, the projector derives the
@@ -249,7 +270,58 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
     }
     Message notice = append(command, command.getCommandId(), MessageType.RECALL, Long.toString(recall.getSeq()));
     recalls.put(recallKey, new DedupEntry(notice.getMsgId(), notice.getSeq()));
+    // A recalled message takes no more reactions: their entries would only linger.
+    reactions.withKeyPrefix(recallKey + '\u0000').forEach(entry -> reactions.delete(entry.getKey()));
     emit(command, new RecallApplied(notice, recall.getSeq()), timestamp);
+  }
+
+  // Message actions. The ingress checked the sender, the type and the edit window against the
+  // stored message (as for a recall); what only the log's order decides is checked here.
+  private void edit(Command command, EditMessage edit, long timestamp) {
+    if (!actionable(command, edit.getSeq(), timestamp)) {
+      return;
+    }
+    Message notice = append(command, command.getCommandId(), MessageType.EDIT,
+        ActionNotices.edit(edit.getSeq(), edit.getContent()));
+    emit(command, new MessageEdited(notice, edit.getSeq(), edit.getContent()), timestamp);
+  }
+
+  // One reaction per user, message and emoji: a repeated one is answered with the notice that added it.
+  private void react(Command command, SetReaction reaction, long timestamp) {
+    if (!actionable(command, reaction.getSeq(), timestamp)) {
+      return;
+    }
+    String reactionKey = key(command.getConvId(), reaction.getSeq(), command.getUserId(), reaction.getEmoji());
+    DedupEntry added = reactions.get(reactionKey);
+    if (reaction.getOn() && added != null) {
+      reply(command, added, timestamp);
+      return;
+    }
+    if (!reaction.getOn() && added == null) {
+      reject(command, RejectReason.NO_SUCH_REACTION, "no reaction " + reaction.getEmoji() + " of yours", timestamp);
+      return;
+    }
+    Message notice = append(command, command.getCommandId(), MessageType.REACTION,
+        ActionNotices.reaction(reaction.getSeq(), reaction.getEmoji(), reaction.getOn()));
+    if (reaction.getOn()) {
+      reactions.put(reactionKey, new DedupEntry(notice.getMsgId(), notice.getSeq()));
+    } else {
+      reactions.delete(reactionKey);
+    }
+    emit(command, new ReactionChanged(notice, reaction.getSeq(), reaction.getEmoji(), reaction.getOn()), timestamp);
+  }
+
+  // The target exists and was not recalled (a recall keeps its meaning: nothing changes the message after it).
+  private boolean actionable(Command command, long seq, long timestamp) {
+    if (seq > latestSeq(command.getConvId())) {
+      reject(command, RejectReason.NO_SUCH_MESSAGE, "no message at seq " + seq, timestamp);
+      return false;
+    }
+    if (recalls.get(key(command.getConvId(), seq)) != null) {
+      reject(command, RejectReason.RECALLED, "the message at seq " + seq + " was recalled", timestamp);
+      return false;
+    }
+    return true;
   }
 
   /** Appends a message at the conversation's next seq. */

@@ -1,12 +1,15 @@
 package io.seqsync.sequencer;
 
 import io.seqsync.config.AttachmentLimits;
+import io.seqsync.events.ActionRules;
 import io.seqsync.events.AttachmentRules;
 import io.seqsync.events.ConvId;
 import io.seqsync.events.DeviceIds;
 import io.seqsync.events.UserIds;
 import io.seqsync.events.model.AckCursor;
 import io.seqsync.events.model.ChangeGroupSettings;
+import io.seqsync.events.model.EditMessage;
+import io.seqsync.events.model.SetReaction;
 import io.seqsync.events.model.ChangeMembership;
 import io.seqsync.events.model.Command;
 import io.seqsync.events.model.MessageType;
@@ -97,7 +100,17 @@ public final class CommandValidator {
       if (!CLIENT_TYPES.contains(send.getType())) {
         return Optional.of("message type " + send.getType() + " cannot be sent by a client");
       }
-      return textProblem(send.getContent(), "content");
+      Optional<String> content = textProblem(send.getContent(), "content");
+      return content.isPresent() ? content : replyAndMentionsProblem(send);
+    }
+    if (payload instanceof EditMessage edit) {
+      return edit.getSeq() < 1 ? Optional.of("seq must be positive") : textProblem(edit.getContent(), "content");
+    }
+    if (payload instanceof SetReaction reaction) {
+      return reaction.getSeq() < 1 ? Optional.of("seq must be positive")
+          : !ActionRules.isEmoji(reaction.getEmoji()) ? Optional.of("an emoji is 1-" + ActionRules.MAX_EMOJI_LENGTH
+              + " characters without spaces or control characters")
+          : Optional.empty();
     }
     if (payload instanceof RecallMessage recall) {
       return recall.getSeq() < 1 ? Optional.of("seq must be positive") : Optional.empty();
@@ -159,6 +172,17 @@ public final class CommandValidator {
       return Optional.of("a group name must not be blank");
     }
     return change.getGroupName() == null ? Optional.empty() : textProblem(change.getGroupName(), "group name");
+  }
+
+  private static Optional<String> replyAndMentionsProblem(SendMessage send) {
+    if (send.getReplyTo() != null && send.getReplyTo() < 1) {
+      return Optional.of("replyTo must be a positive seq");
+    }
+    if (send.getMentions().size() > ActionRules.MAX_MENTIONS) {
+      return Optional.of("at most " + ActionRules.MAX_MENTIONS + " mentions");
+    }
+    return send.getMentions().stream().anyMatch(id -> id <= 0) ? Optional.of("user ids must be positive")
+        : Optional.empty();
   }
 
   // Texts end up in PostgreSQL, whose text type cannot hold NUL: one would stall the projector.

@@ -48,7 +48,9 @@ public final class SequencerStores {
     /** group convId + userId -> the seq of the notice that made the user an admin (the owner is not listed). */
     GROUP_ADMINS('a'),
     /** direct convId + userId -> the user blocked the conversation's other user (the value is unused: 1). */
-    BLOCKS('b');
+    BLOCKS('b'),
+    /** convId + seq + userId + emoji -> the notice that added the reaction (message actions). */
+    REACTIONS('x');
 
     final char prefix;
 
@@ -71,6 +73,10 @@ public final class SequencerStores {
 
   static StateTable<DedupEntry> recalls(KeyValueStore<String, byte[]> store) {
     return new StateTable<>(store, Kind.RECALLS, DedupEntry.serde());
+  }
+
+  static StateTable<DedupEntry> reactions(KeyValueStore<String, byte[]> store) {
+    return new StateTable<>(store, Kind.REACTIONS, DedupEntry.serde());
   }
 
   /** Keyed by the partition number as text. */

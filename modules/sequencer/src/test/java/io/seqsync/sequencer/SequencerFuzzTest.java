@@ -20,6 +20,8 @@ import io.seqsync.events.model.RecallApplied;
 import io.seqsync.events.model.RecallMessage;
 import io.seqsync.events.model.ReportRead;
 import io.seqsync.events.model.SendMessage;
+import io.seqsync.events.model.EditMessage;
+import io.seqsync.events.model.SetReaction;
 import io.seqsync.events.model.UpdateDraft;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -131,8 +133,11 @@ class SequencerFuzzTest {
     Arbitrary<Long> seq = Arbitraries.oneOf(Arbitraries.longs(),
         Arbitraries.of(-1L, 0L, 1L, 2L, Long.MAX_VALUE, Long.MIN_VALUE));
     Arbitrary<Object> payload = Arbitraries.oneOf(
-        Combinators.combine(text, Arbitraries.of(MessageType.class), text, attachments(text).injectNull(0.6))
+        Combinators.combine(text, Arbitraries.of(MessageType.class), text, attachments(text).injectNull(0.6),
+                seq.injectNull(0.5), seq.list().ofMaxSize(3))
             .as(SendMessage::new),
+        Combinators.combine(seq, text).as(EditMessage::new),
+        Combinators.combine(seq, text, Arbitraries.of(true, false)).as(SetReaction::new),
         seq.map(RecallMessage::new), seq.map(AckCursor::new), seq.map(ReportRead::new), text.map(UpdateDraft::new),
         Combinators.combine(seq.list().ofMaxSize(3), seq.list().ofMaxSize(3), text.injectNull(0.5)).as(ChangeMembership::new));
     return Combinators.combine(Arbitraries.of(CONV, "g:team", "d:1:3", "d:2:1", "g:", ""),

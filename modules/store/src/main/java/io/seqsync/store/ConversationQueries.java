@@ -27,6 +27,8 @@ public final class ConversationQueries {
   // bytes (collation "C", as Redis and ListCursor compare).
   private static final String LIST = "select c.conv_id, c.name, c.latest_seq, coalesce(rp.seq, 0) as read_seq, "
       + UNREAD + " as unread, d.text as draft, c.last_activity, " + MessageQueries.messageColumns("m")
+      + ", (select count(*) from mentions mm where mm.user_id = cm.user_id and mm.conv_id = c.conv_id"
+      + " and mm.seq > coalesce(rp.seq, 0)) as mention_count"
       + " from conversation_members cm"
       + " join conversations c on c.conv_id = cm.conv_id"
       + " left join read_positions rp on rp.user_id = cm.user_id and rp.conv_id = c.conv_id"
@@ -170,7 +172,7 @@ public final class ConversationQueries {
           StoredMessage last = rs.getObject("msg_id") == null ? null : MessageQueries.message(rs, 8);
           return new ListEntry.Ranked(new ListEntry(rs.getString("conv_id"), rs.getString("name"),
               latestSeq, last, rs.getLong("read_seq"), rs.getLong("unread"), rs.getString("draft"),
-              last == null ? 0 : last.createTime()), rs.getLong("last_activity"));
+              last == null ? 0 : last.createTime(), rs.getLong("mention_count")), rs.getLong("last_activity"));
         })
         .list());
   }

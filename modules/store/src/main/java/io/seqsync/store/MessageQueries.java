@@ -23,7 +23,8 @@ import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 public final class MessageQueries {
   // A message's columns, read by index in message(): keep the order in step.
   private static final String MESSAGE_COLUMNS =
-      "msg_id, conv_id, seq, sender_id, sender_device, client_msg_id, type, content, create_time, recalled, attachment";
+      "msg_id, conv_id, seq, sender_id, sender_device, client_msg_id, type, content, create_time, recalled, attachment,"
+      + " edited_at, reply_to, mentions, reactions";
   // A page row: the watermark and the hot floor, then a message (all null when the conversation has
   // none in range).
   private static final String COLUMNS = "c.latest_seq, c.archived_seq, " + messageColumns("m");
@@ -178,6 +179,12 @@ public final class MessageQueries {
         rs.getString(first + 4), rs.getString(first + 5), rs.getString(first + 6),
         recalled ? StoredMessage.RECALLED_PLACEHOLDER : rs.getString(first + 7), rs.getLong(first + 8), recalled,
         // A recalled message's object is no longer shown, nor served (docs/design.md, "Attachments").
-        recalled ? null : rs.getString(first + 10));
+        recalled ? null : rs.getString(first + 10), recalled ? null : MessageActionsQueries.state(rs, first + 11));
+  }
+
+  /** {@code page} with its messages' quotes and the caller's reactions looked up (message actions). */
+  public Page withActions(Page page, String convId, long userId) {
+    return new Page(new MessageActionsQueries(jdbi).decorate(convId, page.messages(), userId), page.hasMore(),
+        page.latestSeq(), page.archivedSeq());
   }
 }

@@ -15,12 +15,25 @@ public record StoredMessage(
     String content,
     long createTime,
     boolean recalled,
-    String attachment) {
+    String attachment,
+    MessageState state) {
 
-  /** A message without an attachment. */
+  /** A message without an attachment nor message actions' state. */
   public StoredMessage(long msgId, String convId, long seq, long senderId, String senderDevice, String clientMsgId,
       String type, String content, long createTime, boolean recalled) {
-    this(msgId, convId, seq, senderId, senderDevice, clientMsgId, type, content, createTime, recalled, null);
+    this(msgId, convId, seq, senderId, senderDevice, clientMsgId, type, content, createTime, recalled, null, null);
+  }
+
+  /** A message without message actions' state (none, or not read). */
+  public StoredMessage(long msgId, String convId, long seq, long senderId, String senderDevice, String clientMsgId,
+      String type, String content, long createTime, boolean recalled, String attachment) {
+    this(msgId, convId, seq, senderId, senderDevice, clientMsgId, type, content, createTime, recalled, attachment, null);
+  }
+
+  /** This message with {@code state} (message actions). */
+  public StoredMessage withState(MessageState newState) {
+    return new StoredMessage(msgId, convId, seq, senderId, senderDevice, clientMsgId, type, content, createTime,
+        recalled, attachment, newState);
   }
 
   /**
@@ -44,14 +57,14 @@ public record StoredMessage(
       Outcome outcome) {
     return new StoredMessage(outcome.msgId(), outcome.convId(), outcome.seq(), command.getUserId(), command.getDeviceId(),
         send.getClientMsgId(), apiType(send.getType()), send.getContent(), outcome.createTime(), false,
-        attachmentJson(send.getAttachment()));
+        attachmentJson(send.getAttachment()), MessageState.of(null, send.getReplyTo(), send.getMentions(), 0));
   }
 
-  /** A message just appended (not recalled yet), as an event carries it. */
+  /** A message just appended (not recalled yet), as an event carries it: its reply and mentions its only state. */
   public static StoredMessage of(io.seqsync.events.model.Message m) {
     return new StoredMessage(m.getMsgId(), m.getConvId(), m.getSeq(), m.getSenderId(), m.getSenderDevice(),
         m.getClientMsgId(), apiType(m.getType()), m.getContent(), m.getCreateTime(), false,
-        attachmentJson(m.getAttachment()));
+        attachmentJson(m.getAttachment()), MessageState.of(null, m.getReplyTo(), m.getMentions(), 0));
   }
 
   /** The API's name of a message type: its lowercase name. */

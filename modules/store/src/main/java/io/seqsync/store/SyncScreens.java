@@ -53,8 +53,10 @@ public final class SyncScreens {
   }
 
   private final Jdbi jdbi;
+  private final MessageActionsQueries actions;
 
   public SyncScreens(Jdbi jdbi) {
+    this.actions = new MessageActionsQueries(jdbi);
     this.jdbi = jdbi;
   }
 
@@ -98,7 +100,9 @@ public final class SyncScreens {
       }
       boolean older = held.size() > FIRST_SCREEN;
       List<StoredMessage> screen = older ? held.subList(1, held.size()) : held;
-      screens.put(asks.get(ord - 1).convId(), new Screen(screen, older || count[1] == 1));
+      // Message actions: the quotes of replies and the reactions as this user sees them, as a page shows them.
+      String convId = asks.get(ord - 1).convId();
+      screens.put(convId, new Screen(actions.decorate(convId, screen, userId), older || count[1] == 1));
     }
     return screens;
   }

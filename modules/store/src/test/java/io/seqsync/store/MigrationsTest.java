@@ -19,7 +19,7 @@ class MigrationsTest {
 
     List<Integer> versions = database.jdbi().withHandle(handle -> handle
         .createQuery("select version from schema_migrations order by applied_at, version").mapTo(Integer.class).list());
-    assertThat(versions).containsExactly(1, 2, 3, 4, 5, 6, 7, 9, 11, 12, 13);
+    assertThat(versions).containsExactly(1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13);
   }
 
   @Test
@@ -35,6 +35,7 @@ class MigrationsTest {
         Map.entry("conv_id", -1), Map.entry("seq", -1), Map.entry("create_time", -1),
         Map.entry("msg_id", 0), Map.entry("sender_id", 0), Map.entry("sender_device", 0),
         Map.entry("client_msg_id", 0), Map.entry("type", 0), Map.entry("content", 0), Map.entry("recalled", 0),
-        Map.entry("attachment", 0));
+        Map.entry("attachment", 0),
+        Map.entry("edited_at", 0), Map.entry("reply_to", 0), Map.entry("mentions", 0), Map.entry("reactions", 0));
   }
 }

@@ -37,11 +37,11 @@ public final class FetchService {
     String conv = convId.value();
     return switch (request.mode()) {
       case LAST -> {
-        Page page = messages.last(conv, request.count(), floor);
+        Page page = withActions(messages.last(conv, request.count(), floor), conv, caller);
         yield answer(page, page.lastSeqOr(page.latestSeq()), null, reachedArchive(conv, page, floor));
       }
       case BEFORE -> {
-        Page page = messages.before(conv, request.before(), request.count(), floor);
+        Page page = withActions(messages.before(conv, request.before(), request.count(), floor), conv, caller);
         yield answer(page, page.lastSeqOr(Math.min(request.before() - 1, page.latestSeq())), null,
             reachedArchive(conv, page, floor));
       }
@@ -49,12 +49,12 @@ public final class FetchService {
         long after = request.mode() == FetchRequest.Mode.AFTER
             ? request.after() : conversations.deviceCursor(caller.userId(), caller.deviceId(), conv);
         long from = Math.max(after, floor);
-        Page page = request.until() == null
+        Page page = withActions(request.until() == null
             ? messages.after(conv, from, request.count())
-            : messages.range(conv, from, request.until(), request.count());
+            : messages.range(conv, from, request.until(), request.count()), conv, caller);
         Views.Fetched fetched;
         if (after > page.latestSeq()) {
-          Page latest = messages.last(conv, REALIGN_PAGE, floor);
+          Page latest = withActions(messages.last(conv, REALIGN_PAGE, floor), conv, caller);
           fetched = new Views.Fetched(Views.Message.of(latest.messages()), false, latest.latestSeq(), latest.latestSeq(),
               latest.latestSeq(), null);
         } else {
@@ -68,6 +68,11 @@ public final class FetchService {
         yield fetched;
       }
     };
+  }
+
+  // Message actions: the quotes of replies and the reactions as the caller sees them.
+  private Page withActions(Page page, String convId, Caller caller) {
+    return messages.withActions(page, convId, caller.userId());
   }
 
   // A backward page (or the latest ones) that found nothing older in the hot table, where older

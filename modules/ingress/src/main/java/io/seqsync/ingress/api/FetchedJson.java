@@ -83,7 +83,30 @@ public final class FetchedJson {
       json.writeFieldName(ATTACHMENT);
       json.writeRawValue(m.attachment());
     }
+    if (m.edited() != null || m.replyTo() != null || m.mentions() != null || m.reactions() != null) {
+      actions(json, m);
+    }
     json.writeEndObject();
+  }
+
+  // Message actions' state: rare, so written by the mapper rather than field by field.
+  private static void actions(JsonGenerator json, Views.Message m) throws IOException {
+    if (m.edited() != null) {
+      json.writeBooleanField("edited", m.edited());
+      json.writeNumberField("editedAt", m.editedAt());
+    }
+    if (m.replyTo() != null) {
+      json.writeFieldName("replyTo");
+      WRITER.writeValue(json, m.replyTo());
+    }
+    if (m.mentions() != null) {
+      json.writeFieldName("mentions");
+      WRITER.writeValue(json, m.mentions());
+    }
+    if (m.reactions() != null) {
+      json.writeFieldName("reactions");
+      WRITER.writeValue(json, m.reactions());
+    }
   }
 
   private static void string(JsonGenerator json, SerializedString name, String value) throws IOException {

@@ -81,7 +81,8 @@ public final class MessageEndpoints {
     Attachment attachment = attachments.of(caller.userId(), send.type(), fields);
     access.requireMember(caller, convId);
     Command command = new Commands(caller.userId(), caller.deviceId())
-        .send(convId.value(), send.clientMsgId(), send.type(), send.content(), attachment);
+        .send(convId.value(), send.clientMsgId(), send.type(), send.content(), attachment, send.actions().replyTo(),
+            send.actions().mentions());
     CompletableFuture<CommandRoundTrip.Result> submitted = respondAsync(request.header("Prefer"))
         ? roundTrip.submitAccepted(command) : roundTrip.submitCompletingOnListeners(command);
     return submitted.thenApply(result -> {
@@ -122,12 +123,7 @@ public final class MessageEndpoints {
     long seq = seqParam(request.pathParam("seq"));
     access.requireRecallable(caller, convId, seq);
     Command command = new Commands(caller.userId(), caller.deviceId()).recall(convId.value(), seq);
-    return roundTrip.submit(command).thenApply(result -> {
-      if (result instanceof CommandRoundTrip.Result.Stored stored) {
-        return Answer.ok(new Views.Recalled(Views.Message.of(stored.message()), stored.duplicate()));
-      }
-      return Answer.json(202, new Views.RecallAccepted(convId.value(), seq, "accepted"));
-    });
+    return ActionEndpoints.noticed(roundTrip, command, convId, seq);
   }
 
   /** A seq path parameter: a positive integer, else a 400. */

@@ -12,7 +12,7 @@ import java.util.Map;
  * characters without control characters, type text, image or file, content at most
  * {@code maxContentBytes} bytes of UTF-8 without NUL (and no unpaired surrogate anywhere).
  */
-public record SendRequest(String clientMsgId, MessageType type, String content) {
+public record SendRequest(String clientMsgId, MessageType type, String content, ActionRequests.SendActions actions) {
   static final int MAX_CLIENT_MSG_ID = 128;
   private static final Map<String, MessageType> CLIENT_TYPES =
       Map.of("text", MessageType.TEXT, "image", MessageType.IMAGE, "file", MessageType.FILE);
@@ -33,6 +33,6 @@ public record SendRequest(String clientMsgId, MessageType type, String content) 
     if (content.getBytes(StandardCharsets.UTF_8).length > maxContentBytes) {
       throw ApiException.tooLarge("content_too_large", "content exceeds " + maxContentBytes + " bytes");
     }
-    return new SendRequest(clientMsgId, type, content);
+    return new SendRequest(clientMsgId, type, content, ActionRequests.sendActions(body));
   }
 }

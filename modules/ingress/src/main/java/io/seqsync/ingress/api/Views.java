@@ -10,6 +10,7 @@ import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.GroupQueries;
 import io.seqsync.store.ListEntry;
 import io.seqsync.store.ListSettingsQueries;
+import io.seqsync.store.MessageState;
 import io.seqsync.store.StoredMessage;
 import io.seqsync.store.SyncScreens;
 import java.time.Duration;
@@ -22,17 +23,63 @@ import java.util.TreeMap;
 public final class Views {
   private Views() {}
 
-  /** A message; msgId and senderId are decimal strings, 64-bit ids do not fit a JavaScript number. */
+  /**
+   * A message; msgId and senderId are decimal strings, 64-bit ids do not fit a JavaScript number.
+   * Message actions' state only where there is some: {@code edited} (true) and {@code editedAt},
+   * {@code replyTo}, {@code mentions}, {@code reactions}.
+   */
   public record Message(String msgId, String convId, long seq, String senderId, String senderDevice, String clientMsgId,
       String type, String content, long createTime, boolean recalled,
-      @JsonInclude(JsonInclude.Include.NON_NULL) @JsonRawValue String attachment) {
+      @JsonInclude(JsonInclude.Include.NON_NULL) @JsonRawValue String attachment,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Boolean edited,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Long editedAt,
+      @JsonInclude(JsonInclude.Include.NON_NULL) ReplyTo replyTo,
+      @JsonInclude(JsonInclude.Include.NON_NULL) List<String> mentions,
+      @JsonInclude(JsonInclude.Include.NON_NULL) List<Reaction> reactions) {
+    /** A message without an attachment nor message actions' state. */
+    public Message(String msgId, String convId, long seq, String senderId, String senderDevice, String clientMsgId,
+        String type, String content, long createTime, boolean recalled) {
+      this(msgId, convId, seq, senderId, senderDevice, clientMsgId, type, content, createTime, recalled, null);
+    }
+
+    /** A message without message actions' state. */
+    public Message(String msgId, String convId, long seq, String senderId, String senderDevice, String clientMsgId,
+        String type, String content, long createTime, boolean recalled, String attachment) {
+      this(msgId, convId, seq, senderId, senderDevice, clientMsgId, type, content, createTime, recalled, attachment,
+          null, null, null, null, null);
+    }
+
     public static Message of(StoredMessage m) {
+      MessageState s = m.state();
       return new Message(Long.toString(m.msgId()), m.convId(), m.seq(), Long.toString(m.senderId()),
-          m.senderDevice(), m.clientMsgId(), m.type(), m.content(), m.createTime(), m.recalled(), m.attachment());
+          m.senderDevice(), m.clientMsgId(), m.type(), m.content(), m.createTime(), m.recalled(), m.attachment(),
+          s == null || s.editedAt() == null ? null : Boolean.TRUE, s == null ? null : s.editedAt(),
+          s == null || s.replyTo() == null ? null : ReplyTo.of(s.replyTo(), s.quote()),
+          s == null || s.mentions().isEmpty() ? null : s.mentions().stream().map(String::valueOf).toList(),
+          s == null || s.reactions().isEmpty() ? null : s.reactions().stream().map(Reaction::of).toList());
     }
 
     public static List<Message> of(List<StoredMessage> messages) {
       return messages.stream().map(Message::of).toList();
+    }
+  }
+
+  /**
+   * The message a message replies to: its seq and, when stored, its sender, type and the start of
+   * its content (a recalled one's placeholder).
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record ReplyTo(long seq, String senderId, String type, String quote) {
+    static ReplyTo of(long seq, MessageState.Quote quote) {
+      return quote == null ? new ReplyTo(seq, null, null, null)
+          : new ReplyTo(seq, Long.toString(quote.senderId()), quote.type(), quote.text());
+    }
+  }
+
+  /** An emoji's reactions on a message: how many, and whether the caller is among them. */
+  public record Reaction(String emoji, long count, boolean me) {
+    static Reaction of(MessageState.Reaction reaction) {
+      return new Reaction(reaction.emoji(), reaction.count(), reaction.mine());
     }
   }
 
@@ -46,10 +93,10 @@ public final class Views {
     }
   }
 
-  /** 202 to a recall: durably accepted, the notice not yet stored within the budget. */
+  /** 202 to a recall (and a message action): durably accepted, the notice not yet stored within the budget. */
   record RecallAccepted(String convId, long seq, String status) {}
 
-  /** 200 to a recall: the recall notice, a message with its own seq. */
+  /** 200 to a recall (and a message action): its notice, a message with its own seq. */
   record Recalled(Message notice, boolean duplicate) {}
 
   /**
@@ -178,12 +225,14 @@ public final class Views {
     }
   }
 
+  /** {@code mentions}: message actions, how often the caller is mentioned above their read position. */
   record ListedConversation(String convId, @JsonInclude(JsonInclude.Include.NON_NULL) String name, long latestSeq,
-      Message lastMessage, long readSeq, long unread, String draft, long updatedAt, boolean muted, boolean pinned) {
+      Message lastMessage, long readSeq, long unread, String draft, long updatedAt, long mentions, boolean muted,
+      boolean pinned) {
     public static ListedConversation of(ListEntry e, ListSettingsQueries.ListSettings settings) {
       return new ListedConversation(e.convId(), e.name(), e.latestSeq(),
           e.lastMessage() == null ? null : Message.of(e.lastMessage()), e.readSeq(), e.unread(), e.draft(), e.updatedAt(),
-          settings.muted(), settings.pinned());
+          e.mentions(), settings.muted(), settings.pinned());
     }
   }
 

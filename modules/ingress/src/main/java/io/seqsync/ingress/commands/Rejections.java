@@ -34,6 +34,8 @@ final class Rejections {
       case NOT_ADMIN -> ApiException.forbidden("not_admin", message);
       case NOT_OWNER -> ApiException.forbidden("not_owner", message);
       case BLOCKED -> ApiException.forbidden("blocked", message);
+      case RECALLED -> ApiException.conflict("recalled", message);
+      case NO_SUCH_REACTION -> ApiException.notFound("no_such_reaction", message);
       case UNKNOWN -> ApiException.conflict("rejected", message);
     };
   }

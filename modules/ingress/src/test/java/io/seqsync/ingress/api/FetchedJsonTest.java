@@ -32,7 +32,9 @@ class FetchedJsonTest {
     Views.Message notice = new Views.Message("4", "g:team", 4, "7", "", null, "system", "", -1, false, null);
     Views.Message photo = new Views.Message("5", "g:team", 5, "7", "laptop", "c-5", "image", "look",
         6, false, ATTACHMENT);
-    List<Views.Message> messages = List.of(plain, recalled, unicode, notice, photo);
+    List<Views.Message> messages = List.of(plain, recalled, unicode, notice, photo, acted(UNICODE),
+        new Views.Message("6", "g:team", 6, "7", "phone", "c-6", "text", "re", 6, false, null, null, null,
+            new Views.ReplyTo(1, null, null, null), null, null));
 
     for (Views.Fetched page : List.of(
         new Views.Fetched(messages, true, 4, 500, null, null),
@@ -50,7 +52,7 @@ class FetchedJsonTest {
 
   @Test
   void everyFieldOfTheRecordsIsWritten() throws IOException {
-    Views.Message unicode = new Views.Message("3", "g:team", 3, "7", "laptop", "c-3", "file", UNICODE, 5, true, ATTACHMENT);
+    Views.Message unicode = acted(UNICODE);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     FetchedJson.write(new Views.Fetched(List.of(unicode), true, 3, 9, 9L, new Views.ArchiveHint("g:team", 2)), out);
 
@@ -61,7 +63,7 @@ class FetchedJsonTest {
     JsonNode message = page.get("messages").get(0);
     assertThat(fieldNames(message)).hasSize(Views.Message.class.getRecordComponents().length);
     assertThat(Http.JSON.convertValue(message, Map.class)).containsEntry("content", UNICODE)
-        .containsEntry("recalled", true).containsEntry("createTime", 5);
+        .containsEntry("recalled", false).containsEntry("createTime", 5);
     assertThat(message.get("attachment").get("name").asText()).isEqualTo("a \"b\".png");
   }
 
@@ -69,5 +71,12 @@ class FetchedJsonTest {
     List<String> names = new java.util.ArrayList<>();
     node.fieldNames().forEachRemaining(names::add);
     return names;
+  }
+
+  // A message with every field of message actions set.
+  private static Views.Message acted(String text) {
+    return new Views.Message("5", "g:team", 5, "7", "laptop", "c-5", "text", text, 5, false, ATTACHMENT, true, 9L,
+        new Views.ReplyTo(1, "8", "text", text), List.of("2", "3"), List.of(new Views.Reaction("\ud83d\udc4d", 2, true),
+            new Views.Reaction(":tada:", 1, false)));
   }
 }

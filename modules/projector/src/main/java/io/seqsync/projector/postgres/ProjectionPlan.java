@@ -11,6 +11,8 @@ import io.seqsync.events.model.ListSettingsChanged;
 import io.seqsync.events.model.MembershipChanged;
 import io.seqsync.events.model.Message;
 import io.seqsync.events.model.MessageAppended;
+import io.seqsync.events.model.MessageEdited;
+import io.seqsync.events.model.ReactionChanged;
 import io.seqsync.events.model.ReadAdvanced;
 import io.seqsync.events.model.RecallApplied;
 import io.seqsync.events.model.RoleChange;
@@ -83,6 +85,7 @@ final class ProjectionPlan {
   final Map<UserPosition, Long> reads = new LinkedHashMap<>();
   final Map<UserPosition, Draft> drafts = new LinkedHashMap<>();
   final List<Outcome> outcomes = new ArrayList<>();
+  final ActionsPlan actions = new ActionsPlan();
   final List<ProjectionAnomaly> anomalies = new ArrayList<>();
 
   /** Folds {@code events}, given the latest seq stored for every conversation they append to. */
@@ -110,6 +113,12 @@ final class ProjectionPlan {
     if (payload instanceof GroupSettingsChanged settings) {
       return settings.getNotice();
     }
+    if (payload instanceof MessageEdited edit) {
+      return edit.getNotice();
+    }
+    if (payload instanceof ReactionChanged reaction) {
+      return reaction.getNotice();
+    }
     return null;
   }
 
@@ -128,6 +137,7 @@ final class ProjectionPlan {
       outcomes.add(Outcome.applied(event.getCommandId(), event.getConvId(), cursor.getSeq()));
     } else if (payload instanceof ReadAdvanced read) {
       reads.merge(new UserPosition(read.getUserId(), event.getConvId()), read.getSeq(), Math::max);
+      actions.readReports.merge(new UserPosition(read.getUserId(), event.getConvId()), read.getSeq(), Math::max);
       outcomes.add(Outcome.applied(event.getCommandId(), event.getConvId(), read.getSeq()));
     } else if (payload instanceof DraftUpdated draft) {
       drafts.put(new UserPosition(draft.getUserId(), event.getConvId()),
@@ -178,6 +188,11 @@ final class ProjectionPlan {
     if (payload instanceof MessageAppended) {
       // The sender has read what they sent (R18), as the sequencer's read store says too.
       reads.merge(new UserPosition(notice.getSenderId(), notice.getConvId()), notice.getSeq(), Math::max);
+      actions.sent(notice);
+    } else if (payload instanceof MessageEdited edit) {
+      actions.edited(edit);
+    } else if (payload instanceof ReactionChanged reaction) {
+      actions.reacted(reaction);
     } else if (payload instanceof RecallApplied recall) {
       recalls.add(new Recall(notice.getConvId(), recall.getRecalledSeq()));
     } else if (payload instanceof MembershipChanged change) {

@@ -18,7 +18,8 @@ public final class ProjectionWipe {
   /** seqsync's projections: its tables but schema_migrations and {@link #KEPT}. */
   public static final List<String> TABLES = List.of("archived_days", "archived_messages", "conversation_members",
       "conversations", "delivery_cases", "device_cursors", "drafts", "message_renders", "messages",
-      "projector_offsets", "read_positions", "seq_anomalies", "blocks", "conversation_settings");
+      "projector_offsets", "read_positions", "seq_anomalies", "blocks", "conversation_settings", "message_reactions",
+      "mentions");
 
   private ProjectionWipe() {}
 

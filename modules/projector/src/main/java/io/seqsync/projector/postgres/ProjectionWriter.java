@@ -79,6 +79,7 @@ public final class ProjectionWriter {
     ProjectionPlan plan = ProjectionPlan.of(events, lockConversations(handle, convIds));
     insertMessages(handle, plan, newMessages);
     markRecalled(handle, plan);
+    MessageActionsWriter.write(handle, plan.actions, plan.recalls);
     changeMembers(handle, plan);
     updateConversations(handle, plan);
     changeBlocks(handle, plan);
