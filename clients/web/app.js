@@ -7,6 +7,7 @@ import { MessageActions } from './actions.js';
 import { attachControls } from './attachments.js';
 import { installPresence } from './presence.js';
 import { OfflineMode, cacheShell, deviceStore } from './offline.js';
+import { installNotifications, pinnedFirst } from './notifications.js';
 import { MessageViews, renderList, titleOf } from './views.js';
 
 const $ = (selector) => document.querySelector(selector);
@@ -63,7 +64,11 @@ async function start(token) {
   $('#chat').hidden = false;
   $('#me').textContent = `User ${me.userId} · ${me.deviceId}`;
 
-  const showList = () => renderList($('#conversations'), client.list(), { me: me.userId, openConvId, onOpen: open });
+  const decorateList = installNotifications(client, { deviceId: me.deviceId, button: $('#enable-push'), report });
+  const showList = () => {
+    renderList($('#conversations'), pinnedFirst(client.list()), { me: me.userId, openConvId, onOpen: open });
+    decorateList($('#conversations'));
+  };
   const atBottom = () => { const s = $('#scroller'); return s.scrollHeight - s.scrollTop - s.clientHeight < 60; };
   const readIfSeen = () => {
     if (openConvId && document.visibilityState === 'visible') client.markRead(openConvId).catch(report);

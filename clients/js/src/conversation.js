@@ -62,6 +62,9 @@ export class Conversation {
     this.unread = 0;
     /** Message actions: how often the user is mentioned above their read position. */
     this.mentions = 0;
+    /** The user's list settings (from the list): no push notifications; at the top of the list. */
+    this.muted = false;
+    this.pinned = false;
     /** @type {string | null} */
     this.draft = null;
     /** @type {Map<string, number>} other members' read positions (receipts, R19) */

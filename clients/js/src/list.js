@@ -35,6 +35,9 @@ export function summary(conv) {
     /** the seq this device acks: everything up to it rendered or skipped (R12) */
     ackedSeq: conv.base,
     hasOlder: conv.hasOlder,
+    /** the user's list settings: no push notifications from it; kept at the top */
+    muted: conv.muted,
+    pinned: conv.pinned,
   };
 }
 
@@ -55,7 +58,8 @@ export function listOf(conversations) {
 export function mergeListEntry(conv, entry) {
   conv.sawLatest(entry.latestSeq);
   Object.assign(conv, { readSeq: Math.max(conv.readSeq, entry.readSeq), unread: entry.unread, draft: entry.draft,
-    updatedAt: Math.max(conv.updatedAt, entry.updatedAt), listed: true });
+    updatedAt: Math.max(conv.updatedAt, entry.updatedAt), listed: true, muted: entry.muted ?? false,
+    pinned: entry.pinned ?? false });
   if (entry.name) conv.name = entry.name;
   if (typeof entry.mentions === 'number') conv.mentions = entry.mentions;
   if (entry.lastMessage && (!conv.lastMessage || entry.lastMessage.seq >= conv.lastMessage.seq)) conv.lastMessage = entry.lastMessage;

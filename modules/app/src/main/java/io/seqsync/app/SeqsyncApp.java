@@ -27,6 +27,9 @@ import io.seqsync.ingress.ops.OpsMonitor;
 import io.seqsync.ingress.api.AccessControl;
 import io.seqsync.ingress.push.Liveness;
 import io.seqsync.ingress.push.PushHub;
+import io.seqsync.ingress.notify.PushStores;
+import io.seqsync.notifier.push.PushNotifications;
+import io.seqsync.notifier.push.VapidKeys;
 import io.seqsync.ingress.web.DevSignIn;
 import io.seqsync.projector.AnnouncementPublisher;
 import io.seqsync.projector.ConversationIndexer;
@@ -48,6 +51,8 @@ import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.Database;
 import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.GroupQueries;
+import io.seqsync.store.ListSettingsQueries;
+import io.seqsync.store.PusherQueries;
 import io.seqsync.store.MessageQueries;
 import io.seqsync.store.PresenceQueries;
 import io.seqsync.store.RevocationQueries;
@@ -139,6 +144,8 @@ public final class SeqsyncApp implements AutoCloseable {
     delivery.start();
     config.integrations().webhooks().ifPresent(webhooks -> own(Webhooks.start(webhooks, kafka, topics, database.jdbi(),
         config, registry)));
+    Optional<VapidKeys> vapid = config.notifications().enabled() ? Optional.of(PushNotifications.vapid(config))
+        : Optional.empty();
     phases.done("projectors");
     HealthProbes health = own(new HealthProbes(config, kafka, topics, redisHealth, sequencing, projector, delivery, requests));
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()));
@@ -155,9 +162,12 @@ public final class SeqsyncApp implements AutoCloseable {
         Optional.of(new RedisLimits(own(RedisClients.connect(redisEndpoint, config.limits().redisTimeout())))),
         new PresenceQueries(requests.jdbi()), new ServerRequestQueries(requests.jdbi()),
         endpoints.objectStore().map(url -> new Uploads(own(ObjectStore.connect(url, config.objectStore())).ensureBucket(),
-            new AttachmentRules(config.sequencer().attachments()))));
+            new AttachmentRules(config.sequencer().attachments()))),
+        new PushStores(new PusherQueries(requests.jdbi()), new ListSettingsQueries(requests.jdbi()),
+            vapid.map(VapidKeys::publicKey), config.notifications().pushersPerUser()));
     // Which devices hold a live push socket, on any instance: presence, and push to devices, read it.
     SocketRegistry sockets = new SocketRegistry(redis, config.presence().socketTtl());
+    vapid.ifPresent(keys -> own(PushNotifications.start(config, kafka, topics, database.jdbi(), sockets, keys, registry)));
     Liveness liveness = own(Liveness.start(config.presence(), sockets, redis, redisEndpoint, stores.presence(),
         new AccessControl(conversations, stores.messages()), pushes));
     OpsMonitor monitor = own(new OpsMonitor(kafka, topics, config.sequencer().applicationId(), requests.jdbi(),

@@ -126,7 +126,12 @@ public final class ConfigLoader {
             duration("presence.throttle", Duration.ofSeconds(1)), duration("presence.typing-interval", Duration.ofSeconds(2)),
             duration("presence.typing-timeout", Duration.ofSeconds(6))),
         Integrations.load(this::optional),
-        objectStore());
+        objectStore(),
+        new SeqsyncConfig.Notify(bool("notify.enabled", true), duration("notify.coalesce-window", Duration.ofSeconds(2)),
+            bool("notify.preview", true), integer("notify.max-attempts", 6),
+            duration("notify.first-backoff", Duration.ofSeconds(1)), duration("notify.max-backoff", Duration.ofMinutes(5)),
+            duration("notify.request-timeout", Duration.ofSeconds(10)), integer("notify.in-flight", 256),
+            string("notify.vapid-subject", "mailto:ops@seqsync.invalid"), integer("notify.pushers-per-user", 20)));
   }
 
   // Unconfigured: the embedded S3 server on any free port, with its own credentials.

@@ -17,7 +17,7 @@ import java.util.Optional;
 public record SeqsyncConfig(
     Path dataDir, Optional<String> instanceId, Kafka kafka, Postgres postgres, Redis redis, Sequencer sequencer, Http http, Auth auth,
     Projector projector, Fetch fetch, Delivery delivery, Archive archive, Health health, Limits limits,
-    Groups groups, Presence presence, Integrations integrations, ObjectStoreSettings objectStore) {
+    Groups groups, Presence presence, Integrations integrations, ObjectStoreSettings objectStore, Notify notifications) {
 
   public SeqsyncConfig {
     // Each lane holds at most its concurrency in connections: together they leave the projector,
@@ -36,7 +36,7 @@ public record SeqsyncConfig(
     Projector named = new Projector(projector.groupId(), Optional.of(projector.instanceId().orElse(instance)),
         projector.maxPollRecords(), projector.sessionTimeout(), projector.retryBackoff());
     return new SeqsyncConfig(dataDir, Optional.of(instance), kafka, postgres, redis, sequencer, http, auth, named,
-        fetch, delivery, archive, health, limits, groups, presence, integrations, objectStore);
+        fetch, delivery, archive, health, limits, groups, presence, integrations, objectStore, notifications);
   }
 
   /**
@@ -201,6 +201,31 @@ public record SeqsyncConfig(
       require(!groupId.isBlank(), "projector.group-id must not be blank");
       require(maxPollRecords > 0, "projector.max-poll-records must be positive");
       require(!retryBackoff.isNegative(), "projector.retry-backoff must not be negative");
+    }
+  }
+
+  /**
+   * Push notifications (docs/design.md, "Push notifications"): whether they run, one per
+   * conversation and device per {@code coalesceWindow} (the latest message of a burst, sent at the
+   * window's end; zero: each message at once), with the message's text ({@code preview}) or none;
+   * {@code maxAttempts} tries per notification with back-off from {@code firstBackoff} doubling up
+   * to {@code maxBackoff}, each given {@code requestTimeout}, then the dead letters; {@code inFlight}
+   * requests at once per instance; Web Push's VAPID {@code vapidSubject} (a mailto: or https: URL).
+   */
+  public record Notify(boolean enabled, Duration coalesceWindow, boolean preview, int maxAttempts,
+      Duration firstBackoff, Duration maxBackoff, Duration requestTimeout, int inFlight, String vapidSubject,
+      int pushersPerUser) {
+    public Notify {
+      require(!coalesceWindow.isNegative() && coalesceWindow.compareTo(Duration.ofMinutes(5)) <= 0,
+          "notify.coalesce-window must be 0s-5m");
+      require(maxAttempts >= 1 && maxAttempts <= 100, "notify.max-attempts must be 1-100");
+      require(!firstBackoff.isNegative() && maxBackoff.compareTo(firstBackoff) >= 0,
+          "notify.first-backoff must not be negative nor above notify.max-backoff");
+      require(requestTimeout.toMillis() > 0, "notify.request-timeout must be positive");
+      require(inFlight >= 1 && inFlight <= 10_000, "notify.in-flight must be 1-10000");
+      require(vapidSubject.startsWith("mailto:") || vapidSubject.startsWith("https:"),
+          "notify.vapid-subject must be a mailto: or https: URL");
+      require(pushersPerUser >= 1, "notify.pushers-per-user must be positive");
     }
   }
 

@@ -8,6 +8,7 @@ import io.seqsync.events.model.Command;
 import io.seqsync.events.model.EditMessage;
 import io.seqsync.events.model.MessageType;
 import io.seqsync.events.model.RecallMessage;
+import io.seqsync.events.model.ChangeListSettings;
 import io.seqsync.events.model.ReportRead;
 import io.seqsync.events.model.SendMessage;
 import io.seqsync.events.model.SetBlock;
@@ -93,6 +94,11 @@ public record Commands(long userId, String deviceId) {
   /** The caller blocks (or unblocks) the other user of the direct conversation {@code convId}. */
   public Command block(String convId, boolean blocked) {
     return command(convId, new SetBlock(blocked));
+  }
+
+  /** The caller's list settings of {@code convId}: muted, pinned (null keeps one). */
+  public Command listSettings(String convId, Boolean muted, Boolean pinned) {
+    return command(convId, new ChangeListSettings(muted, pinned));
   }
 
   private Command command(String convId, Object payload) {

@@ -13,6 +13,7 @@ import io.seqsync.ingress.attachments.SendAttachments;
 import io.seqsync.ingress.api.ArchiveEndpoint;
 import io.seqsync.ingress.api.BlockEndpoints;
 import io.seqsync.ingress.api.ConversationListEndpoint;
+import io.seqsync.ingress.notify.PushEndpoints;
 import io.seqsync.ingress.api.DraftWindows;
 import io.seqsync.ingress.api.DeliveryEndpoints;
 import io.seqsync.ingress.api.FetchGuard;
@@ -160,7 +161,9 @@ public final class IngressApp implements AutoCloseable {
     GroupEndpoints groups = new GroupEndpoints(settings.maxGroupMembers(), groupChecks, conversations, roundTrip);
     GroupRoleEndpoints groupRoles = new GroupRoleEndpoints(groupChecks, conversations);
     BlockEndpoints blocks = new BlockEndpoints(stores.groups(), roundTrip);
-    ConversationListEndpoint conversationList = new ConversationListEndpoint(stores.list());
+    ConversationListEndpoint conversationList =
+        new ConversationListEndpoint(stores.list(), stores.push().listSettings());
+    PushEndpoints push = new PushEndpoints(stores.push(), access, roundTrip);
     SyncService syncs = new SyncService(stores.sync());
     SyncEndpoint handshake = new SyncEndpoint(syncs);
     this.health = new HealthEndpoints(publisher, replies, conversations, observability.healthProbes(), workers);
@@ -277,6 +280,11 @@ public final class IngressApp implements AutoCloseable {
       api.put("/v1/conversations/{convId}/roles/{userId}", limited.apply(Limit.GROUP, groupRoles::role));
       api.put("/v1/conversations/{convId}/settings", limited.apply(Limit.GROUP, groupRoles::settings));
       api.get("/v1/blocks", Route.of(authentication, now(blocks::list)));
+      api.put("/v1/conversations/{convId}/list-settings", limited.apply(Limit.GROUP, push::listSettings));
+      api.post("/v1/devices/{device}/pushers", limited.apply(Limit.GROUP, now(push::add)));
+      api.get("/v1/devices/{device}/pushers", Route.of(authentication, now(push::list)));
+      api.delete("/v1/devices/{device}/pushers/{pusherId}", limited.apply(Limit.GROUP, now(push::delete)));
+      api.get("/v1/push/vapid", Route.of(authentication, now(push::vapid)));
       api.put("/v1/blocks/{userId}", limited.apply(Limit.GROUP, blocks::block));
       api.delete("/v1/blocks/{userId}", limited.apply(Limit.GROUP, blocks::unblock));
       api.get("/v1/archive/messages", Route.of(authentication, fetchGuard.paging(now(archive::messages))));

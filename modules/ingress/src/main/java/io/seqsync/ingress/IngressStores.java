@@ -1,6 +1,7 @@
 package io.seqsync.ingress;
 
 import io.seqsync.ingress.attachments.Uploads;
+import io.seqsync.ingress.notify.PushStores;
 import io.seqsync.redis.ConversationList;
 import io.seqsync.redis.RedisLimits;
 import io.seqsync.store.ArchiveQueries;
@@ -26,14 +27,14 @@ import java.util.Optional;
 public record IngressStores(MessageQueries messages, ConversationQueries conversations, ConversationList list,
     ArchiveQueries archive, DeliveryQueries delivery, SyncQueries sync, StatementTimeouts statementTimeouts,
     RevocationQueries revocations, GroupQueries groups, Optional<RedisLimits> limits,
-    PresenceQueries presence, ServerRequestQueries serverRequests, Optional<Uploads> uploads) {
+    PresenceQueries presence, ServerRequestQueries serverRequests, Optional<Uploads> uploads, PushStores push) {
 
   /** Without an object store: attachments off. */
   public IngressStores(MessageQueries messages, ConversationQueries conversations, ConversationList list,
       ArchiveQueries archive, DeliveryQueries delivery, SyncQueries sync, StatementTimeouts statementTimeouts,
       RevocationQueries revocations, GroupQueries groups, Optional<RedisLimits> limits, PresenceQueries presence,
-      ServerRequestQueries serverRequests) {
+      ServerRequestQueries serverRequests, PushStores push) {
     this(messages, conversations, list, archive, delivery, sync, statementTimeouts, revocations, groups, limits,
-        presence, serverRequests, Optional.empty());
+        presence, serverRequests, Optional.empty(), push);
   }
 }

@@ -36,6 +36,7 @@ class OpenApiContractTest {
       String method = route.substring(0, route.indexOf(' '));
       String path = route.substring(method.length() + 1).replace("{convId}", "d:1:2").replace("{seq}", "1").replace("{userId}", "2").replace("{asUser}", "2")
           .replace("{emoji}", "%F0%9F%91%8D")
+          .replace("{device}", "phone").replace("{pusherId}", "1")
           .replace("{file}", route.contains("/ops/assets/") ? "dashboard.js" : "index.js");
       Http.Response response = stack.app().http.send(stack.app().http.builder(path, null)
           .method(method, HttpRequest.BodyPublishers.ofString("{}")).header("Content-Type", "application/json").build());

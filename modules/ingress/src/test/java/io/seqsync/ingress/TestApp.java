@@ -10,6 +10,7 @@ import io.seqsync.ingress.auth.Tokens;
 import io.seqsync.ingress.commands.CommandPublisher;
 import io.seqsync.ingress.commands.ReplyWaiter;
 import io.seqsync.ingress.ops.OpsMonitor;
+import io.seqsync.ingress.notify.PushStores;
 import io.seqsync.ingress.push.PushHub;
 import io.seqsync.ingress.web.DevSignIn;
 import io.seqsync.localstack.LocalPostgres;
@@ -22,6 +23,8 @@ import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.Database;
 import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.GroupQueries;
+import io.seqsync.store.ListSettingsQueries;
+import io.seqsync.store.PusherQueries;
 import io.seqsync.store.MessageQueries;
 import io.seqsync.store.PresenceQueries;
 import io.seqsync.store.RevocationQueries;
@@ -94,7 +97,9 @@ public final class TestApp implements AutoCloseable {
         new DeliveryQueries(requests.jdbi(), config.delivery().renderTarget()),
         new SyncQueries(requests.jdbi(), config.fetch().syncPageSize()), requests.statementTimeouts(),
         new RevocationQueries(requests.jdbi()), new GroupQueries(requests.jdbi()), Optional.empty(),
-        new PresenceQueries(requests.jdbi()), new ServerRequestQueries(requests.jdbi()), uploads);
+        new PresenceQueries(requests.jdbi()), new ServerRequestQueries(requests.jdbi()), uploads,
+        new PushStores(new PusherQueries(requests.jdbi()), new ListSettingsQueries(requests.jdbi()), Optional.empty(),
+            config.notifications().pushersPerUser()));
     app = new IngressApp(new IngressSettings("127.0.0.1", 0, replyBudget, maxContentBytes,
         config.sequencer().maxGroupMembers(), config.fetch(), config.http().streamCompression(),
         config.delivery().figuresCache(), config.limits(), config.groups(), config.integrations()),

@@ -49,6 +49,13 @@ public interface DeliveryChannel {
   List<Delivery> plan(Handle handle, List<LoggedEvent> events);
 
   /**
+   * Told the batch of due deliveries about to be sent, before {@link #request} is asked for each of
+   * them on the same thread: a channel may look up what their requests need in a few queries here
+   * rather than a few per delivery. Throwing counts a failed try for each. By default nothing.
+   */
+  default void prepare(List<PendingDelivery> due) {}
+
+  /**
    * The request that sends {@code delivery} now, or empty when there is nothing to send any more
    * (e.g. the device is connected now): the delivery is then settled as {@link Verdict#SKIPPED}.
    * Built at send time, so that it carries what is true then (a badge count, a signature's time).

@@ -16,7 +16,7 @@ final class DeliveryMetrics {
     for (Verdict verdict : Verdict.values()) {
       if (verdict != Verdict.RETRY) {
         settled.put(verdict, registry.counter("seqsync.notifier.deliveries", "channel", channel,
-            "outcome", verdict == Verdict.REFUSED ? "dead_letter" : verdict.name().toLowerCase()));
+            "outcome", verdict.name().toLowerCase()));
       }
     }
     retried = registry.counter("seqsync.notifier.retries", "channel", channel);

@@ -84,6 +84,11 @@ final class Dispatcher implements AutoCloseable {
   }
 
   private List<Outcome> sendAll(List<PendingDelivery> due) {
+    try {
+      channel.prepare(due);
+    } catch (RuntimeException e) {
+      return due.stream().map(delivery -> new Outcome(delivery, Verdict.RETRY, "prepare: " + e)).toList();
+    }
     List<CompletableFuture<Outcome>> sending = new ArrayList<>(due.size());
     for (PendingDelivery delivery : due) {
       sending.add(send(delivery));
@@ -139,7 +144,7 @@ final class Dispatcher implements AutoCloseable {
       PendingDelivery delivery = outcome.delivery();
       boolean settled = outcome.verdict() != Verdict.RETRY || delivery.attempts() >= settings.maxAttempts();
       if (settled) {
-        Verdict verdict = outcome.verdict() == Verdict.RETRY ? Verdict.REFUSED : outcome.verdict();
+        Verdict verdict = outcome.verdict() == Verdict.RETRY ? Verdict.GAVE_UP : outcome.verdict();
         metrics.settled(verdict);
         channel.settled(delivery, verdict);
       }

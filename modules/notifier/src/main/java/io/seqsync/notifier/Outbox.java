@@ -14,6 +14,10 @@ import org.jdbi.v3.core.statement.PreparedBatch;
  */
 final class Outbox {
   private static final String COLUMNS = "id, channel, target, stream, seq, payload, attempts";
+  private static final String SETTLED = "insert into notifier_settled (channel, target, stream, seq) values (?, ?, ?, ?)"
+      + " on conflict (channel, target, stream) do update set seq = greatest(notifier_settled.seq, excluded.seq)";
+  private static final String RESCHEDULE = "update notifier_outbox set claimed_by = null, attempts = 0, last_error = null,"
+      + " due_at = ? where id = ?";
 
   private final Jdbi jdbi;
   private final Clock clock;
@@ -84,9 +88,22 @@ final class Outbox {
       return;
     }
     jdbi.useTransaction(handle -> {
+      PreparedBatch settled = handle.prepareBatch(SETTLED);
+      PreparedBatch deletes = handle.prepareBatch("delete from notifier_outbox where id = ? and seq = ?");
       for (PendingDelivery delivery : deliveries) {
-        markSettled(handle, delivery);
-        removeOrReschedule(handle, delivery, window);
+        settled.add(delivery.channel(), delivery.target(), delivery.stream(), delivery.seq());
+        deletes.add(delivery.id(), delivery.seq());
+      }
+      settled.execute();
+      int[] deleted = deletes.execute();
+      PreparedBatch reschedules = handle.prepareBatch(RESCHEDULE);
+      for (int i = 0; i < deleted.length; i++) {
+        if (deleted[i] == 0) {
+          reschedules.add(clock.millis() + window.toMillis(), deliveries.get(i).id());
+        }
+      }
+      if (reschedules.size() > 0) {
+        reschedules.execute();
       }
     });
   }
@@ -119,17 +136,11 @@ final class Outbox {
     int deleted = handle.createUpdate("delete from notifier_outbox where id = :id and seq = :seq")
         .bind("id", delivery.id()).bind("seq", delivery.seq()).execute();
     if (deleted == 0) {
-      handle.createUpdate("update notifier_outbox set claimed_by = null, attempts = 0, last_error = null,"
-          + " due_at = :due where id = :id").bind("id", delivery.id()).bind("due", clock.millis() + window.toMillis())
-          .execute();
+      handle.execute(RESCHEDULE, clock.millis() + window.toMillis(), delivery.id());
     }
   }
 
   private static void markSettled(Handle handle, PendingDelivery delivery) {
-    handle.createUpdate("insert into notifier_settled (channel, target, stream, seq) values (:channel, :target,"
-            + " :stream, :seq) on conflict (channel, target, stream) do update set seq = greatest(notifier_settled.seq,"
-            + " excluded.seq)")
-        .bind("channel", delivery.channel()).bind("target", delivery.target()).bind("stream", delivery.stream())
-        .bind("seq", delivery.seq()).execute();
+    handle.execute(SETTLED, delivery.channel(), delivery.target(), delivery.stream(), delivery.seq());
   }
 }

@@ -9,7 +9,9 @@ public enum Verdict {
   /** A failure worth another try (5xx, 408, 429, no answer): retried after a back-off, dead-lettered after the last try. */
   RETRY,
   /** The receiver refused it for good (other 4xx): dead-lettered at once. */
-  REFUSED;
+  REFUSED,
+  /** Only in {@link DeliveryChannel#settled}: the last try failed too (a {@link #RETRY} too many); dead-lettered. */
+  GAVE_UP;
 
   /** The verdict on an HTTP status: the default for a channel's {@link DeliveryChannel#verdict}. */
   public static Verdict ofStatus(int status) {

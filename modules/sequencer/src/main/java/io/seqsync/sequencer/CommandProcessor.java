@@ -9,6 +9,7 @@ import io.seqsync.events.model.AckCursor;
 import io.seqsync.events.ConvId;
 import io.seqsync.events.model.BlockChanged;
 import io.seqsync.events.model.ChangeGroupSettings;
+import io.seqsync.events.model.ChangeListSettings;
 import io.seqsync.events.model.ChangeMembership;
 import io.seqsync.events.model.Command;
 import io.seqsync.events.model.CommandRejected;
@@ -19,6 +20,7 @@ import io.seqsync.events.model.EditMessage;
 import io.seqsync.events.model.Event;
 import io.seqsync.events.model.GroupRolesChanged;
 import io.seqsync.events.model.GroupSettingsChanged;
+import io.seqsync.events.model.ListSettingsChanged;
 import io.seqsync.events.model.MembershipChanged;
 import io.seqsync.events.model.Message;
 import io.seqsync.events.model.MessageAppended;
@@ -172,6 +174,8 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
       edit(command, edit, timestamp);
     } else if (payload instanceof SetReaction reaction) {
       react(command, reaction, timestamp);
+    } else if (payload instanceof ChangeListSettings settings) {
+      emit(command, new ListSettingsChanged(command.getUserId(), settings.getMuted(), settings.getPinned()), timestamp);
     }
   }
 

@@ -13,6 +13,7 @@ import io.seqsync.events.model.SetReaction;
 import io.seqsync.events.model.ChangeMembership;
 import io.seqsync.events.model.Command;
 import io.seqsync.events.model.MessageType;
+import io.seqsync.events.model.ChangeListSettings;
 import io.seqsync.events.model.RecallMessage;
 import io.seqsync.events.model.ReportRead;
 import io.seqsync.events.model.SendMessage;
@@ -141,6 +142,10 @@ public final class CommandValidator {
       // The caller is one of the two users (checked above): the block names the other.
       return convId.kind() != ConvId.Kind.DIRECT ? Optional.of("a block applies to a direct conversation")
           : Optional.empty();
+    }
+    if (payload instanceof ChangeListSettings settings) {
+      return settings.getMuted() == null && settings.getPinned() == null
+          ? Optional.of("the list settings change names no setting") : Optional.empty();
     }
     return Optional.of("unknown command payload");
   }

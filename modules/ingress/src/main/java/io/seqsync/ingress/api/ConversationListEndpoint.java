@@ -6,6 +6,8 @@ import io.seqsync.ingress.http.ApiException;
 import io.seqsync.ingress.http.ApiRequest;
 import io.seqsync.redis.ConversationList;
 import io.seqsync.store.ListCursor;
+import io.seqsync.store.ListEntry;
+import io.seqsync.store.ListSettingsQueries;
 
 /** GET /v1/conversations?limit&cursor: the caller's conversation list, most recent first (R20). */
 public final class ConversationListEndpoint {
@@ -13,9 +15,11 @@ public final class ConversationListEndpoint {
   static final int MAX_LIMIT = 100;
 
   private final ConversationList list;
+  private final ListSettingsQueries settings;
 
-  public ConversationListEndpoint(ConversationList list) {
+  public ConversationListEndpoint(ConversationList list, ListSettingsQueries settings) {
     this.list = list;
+    this.settings = settings;
   }
 
   public Answer list(Caller caller, ApiRequest request) {
@@ -23,7 +27,9 @@ public final class ConversationListEndpoint {
     String cursorText = request.queryParam("cursor");
     ListCursor cursor = cursorText == null ? null : ListCursor.parse(cursorText).orElseThrow(() ->
         ApiException.badRequest("invalid_parameter", "cursor must be the next value of an earlier page"));
-    return Answer.ok(Views.ConversationPage.of(list.page(caller.userId(), limit, cursor)));
+    ConversationList.Page page = list.page(caller.userId(), limit, cursor);
+    return Answer.ok(Views.ConversationPage.of(page, settings.of(caller.userId(),
+        page.conversations().stream().map(ListEntry::convId).toList())));
   }
 
   private static int limit(String text) {

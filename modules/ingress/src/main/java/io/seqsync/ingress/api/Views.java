@@ -4,11 +4,12 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonRawValue;
 import io.seqsync.ingress.http.Json;
 import io.seqsync.redis.ConversationList;
-import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.ConversationQueries.SyncRow;
+import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.GroupQueries;
 import io.seqsync.store.ListEntry;
+import io.seqsync.store.ListSettingsQueries;
 import io.seqsync.store.MessageState;
 import io.seqsync.store.StoredMessage;
 import io.seqsync.store.SyncScreens;
@@ -217,18 +218,21 @@ public final class Views {
 
   /** GET /v1/conversations: a page of the list; next is null after the last page. */
   record ConversationPage(List<ListedConversation> conversations, String next) {
-    public static ConversationPage of(ConversationList.Page page) {
-      return new ConversationPage(page.conversations().stream().map(ListedConversation::of).toList(), page.next());
+    /** {@code settings}: the caller's list settings of those conversations that have any. */
+    public static ConversationPage of(ConversationList.Page page, Map<String, ListSettingsQueries.ListSettings> settings) {
+      return new ConversationPage(page.conversations().stream().map(entry -> ListedConversation.of(entry,
+          settings.getOrDefault(entry.convId(), ListSettingsQueries.ListSettings.DEFAULT))).toList(), page.next());
     }
   }
 
   /** {@code mentions}: message actions, how often the caller is mentioned above their read position. */
   record ListedConversation(String convId, @JsonInclude(JsonInclude.Include.NON_NULL) String name, long latestSeq,
-      Message lastMessage, long readSeq, long unread, String draft, long updatedAt, long mentions) {
-    public static ListedConversation of(ListEntry e) {
+      Message lastMessage, long readSeq, long unread, String draft, long updatedAt, long mentions, boolean muted,
+      boolean pinned) {
+    public static ListedConversation of(ListEntry e, ListSettingsQueries.ListSettings settings) {
       return new ListedConversation(e.convId(), e.name(), e.latestSeq(),
           e.lastMessage() == null ? null : Message.of(e.lastMessage()), e.readSeq(), e.unread(), e.draft(), e.updatedAt(),
-          e.mentions());
+          e.mentions(), settings.muted(), settings.pinned());
     }
   }
 

@@ -7,6 +7,7 @@ import io.seqsync.events.model.DraftUpdated;
 import io.seqsync.events.model.Event;
 import io.seqsync.events.model.GroupRolesChanged;
 import io.seqsync.events.model.GroupSettingsChanged;
+import io.seqsync.events.model.ListSettingsChanged;
 import io.seqsync.events.model.MembershipChanged;
 import io.seqsync.events.model.Message;
 import io.seqsync.events.model.MessageAppended;
@@ -50,6 +51,9 @@ final class ProjectionPlan {
   /** A block between two users: blocker and blocked. */
   record Block(long blockerId, long blockedId) {}
 
+  /** A user's change of their list settings of a conversation; null keeps a setting. */
+  record ListSettings(long userId, String convId, Boolean muted, Boolean pinned) {}
+
   /** A conversation's row after the batch; {@code name}, {@code ownerId} and {@code membersCanInvite} null keep the stored ones. */
   static final class Conversation {
     long latestSeq;
@@ -75,6 +79,8 @@ final class ProjectionPlan {
   // The last state of each pair in the batch: true blocked, false unblocked.
   final Map<Block, Boolean> blocks = new LinkedHashMap<>();
   final Map<Block, Long> blockTimes = new LinkedHashMap<>();
+  // In the log's order: each change keeps what it does not name.
+  final List<ListSettings> listSettings = new ArrayList<>();
   final Map<DeviceCursor, Long> cursors = new LinkedHashMap<>();
   final Map<UserPosition, Long> reads = new LinkedHashMap<>();
   final Map<UserPosition, Draft> drafts = new LinkedHashMap<>();
@@ -141,6 +147,9 @@ final class ProjectionPlan {
       Block pair = new Block(block.getUserId(), block.getBlockedId());
       blocks.put(pair, block.getBlocked());
       blockTimes.put(pair, event.getTime());
+      outcomes.add(Outcome.applied(event.getCommandId(), event.getConvId(), 0));
+    } else if (payload instanceof ListSettingsChanged settings) {
+      listSettings.add(new ListSettings(settings.getUserId(), event.getConvId(), settings.getMuted(), settings.getPinned()));
       outcomes.add(Outcome.applied(event.getCommandId(), event.getConvId(), 0));
     } else if (payload instanceof CommandRejected rejected) {
       String detail = rejected.getDetail().isEmpty() ? "" : ": " + rejected.getDetail();

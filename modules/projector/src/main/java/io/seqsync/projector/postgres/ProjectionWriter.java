@@ -83,6 +83,7 @@ public final class ProjectionWriter {
     changeMembers(handle, plan);
     updateConversations(handle, plan);
     changeBlocks(handle, plan);
+    changeListSettings(handle, plan);
     recordGaps(handle, plan);
     upsertPositions(handle, plan);
     return new ProjectionResult(plan.outcomes, plan.anomalies);
@@ -258,6 +259,16 @@ public final class ProjectionWriter {
     });
     execute(unblocks);
     execute(blocks);
+  }
+
+  private static void changeListSettings(Handle handle, ProjectionPlan plan) {
+    PreparedBatch changes = handle.prepareBatch("insert into conversation_settings (user_id, conv_id, muted, pinned)"
+        + " values (?, ?, coalesce(?, false), coalesce(?, false)) on conflict (user_id, conv_id) do update set"
+        + " muted = coalesce(cast(? as boolean), conversation_settings.muted),"
+        + " pinned = coalesce(cast(? as boolean), conversation_settings.pinned)");
+    plan.listSettings.forEach(change -> changes.add(change.userId(), change.convId(), change.muted(), change.pinned(),
+        change.muted(), change.pinned()));
+    execute(changes);
   }
 
   // One statement over arrays, as for the messages.

@@ -1,0 +1,42 @@
+package io.seqsync.notifier.push;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.seqsync.config.KafkaConnection;
+import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.events.Topics;
+import io.seqsync.notifier.DeliveryEngine;
+import io.seqsync.notifier.DeliverySettings;
+import io.seqsync.redis.SocketRegistry;
+import io.seqsync.store.BadgeQueries;
+import io.seqsync.store.ListSettingsQueries;
+import io.seqsync.store.PusherQueries;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import org.jdbi.v3.core.Jdbi;
+
+/** Starts the push channel's {@link DeliveryEngine} from the configuration. */
+public final class PushNotifications {
+  /** Where the VAPID keys are kept under the data directory. */
+  public static final String VAPID_FILE = "vapid-key.json";
+  private static final Duration POLL = Duration.ofMillis(100);
+
+  private PushNotifications() {}
+
+  public static VapidKeys vapid(SeqsyncConfig config) {
+    return VapidKeys.loadOrCreate(config.dataDir().resolve(Path.of(VAPID_FILE)), config.notifications().vapidSubject());
+  }
+
+  /** {@code jdbi}: the background pool; {@code sockets}: the live push sockets, to spare the devices watching. */
+  public static DeliveryEngine start(SeqsyncConfig config, KafkaConnection kafka, Topics topics, Jdbi jdbi,
+      SocketRegistry sockets, VapidKeys vapid, MeterRegistry registry) {
+    SeqsyncConfig.Notify notify = config.notifications();
+    PushChannel channel = new PushChannel(notify.coalesceWindow(), notify.preview(), new PusherQueries(jdbi),
+        new ListSettingsQueries(jdbi), new BadgeQueries(jdbi),
+        Optional.of(sockets), vapid);
+    DeliverySettings settings = new DeliverySettings(notify.maxAttempts(), notify.firstBackoff(), notify.maxBackoff(),
+        notify.requestTimeout(), notify.inFlight(), POLL);
+    return DeliveryEngine.start(channel, kafka, topics.events(), jdbi, settings, config.instanceId().orElseThrow(),
+        config.projector().sessionTimeout(), registry);
+  }
+}

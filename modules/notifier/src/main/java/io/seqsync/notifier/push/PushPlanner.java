@@ -1,0 +1,88 @@
+package io.seqsync.notifier.push;
+
+import io.seqsync.events.ConvId;
+import io.seqsync.events.model.Message;
+import io.seqsync.events.model.MessageAppended;
+import io.seqsync.events.model.ReadAdvanced;
+import io.seqsync.notifier.Delivery;
+import io.seqsync.notifier.LoggedEvent;
+import io.seqsync.store.ConversationQueries;
+import java.util.ArrayList;
+import java.util.List;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * Which pushers an event calls on. A message a person sent ({@link ConversationQueries#COUNTABLE_TYPES},
+ * not a notice): every pusher of every other member whose list does not mute the conversation (a
+ * direct conversation's two users come from its id, a group's members from the projection). A
+ * read: the reader's pushers on their other devices (the badge changed). Stateless.
+ */
+final class PushPlanner {
+  static final String READ_STREAM_SUFFIX = "#read";
+  private static final int PREVIEW_CHARS = 120;
+
+  private final boolean preview;
+
+  PushPlanner(boolean preview) {
+    this.preview = preview;
+  }
+
+  List<Delivery> plan(Handle handle, List<LoggedEvent> events) {
+    List<Delivery> deliveries = new ArrayList<>();
+    for (LoggedEvent logged : events) {
+      Object payload = logged.event().getPayload();
+      String convId = logged.event().getConvId();
+      if (payload instanceof MessageAppended appended
+          && ConversationQueries.COUNTABLE_TYPES.contains(appended.getMessage().getType().name().toLowerCase())) {
+        Message message = appended.getMessage();
+        for (Recipient recipient : messageRecipients(handle, convId, message.getSenderId())) {
+          deliveries.add(new Delivery(Long.toString(recipient.pusherId()), convId, message.getSeq(),
+              new PlannedNotification(PlannedNotification.MESSAGE, recipient.pusherId(), recipient.userId(),
+                  recipient.deviceId(), convId, message.getSeq(), message.getMsgId(), message.getSenderId(),
+                  message.getType().name().toLowerCase(), preview ? preview(message) : null).toBytes()));
+        }
+      } else if (payload instanceof ReadAdvanced read) {
+        for (Recipient recipient : readRecipients(handle, read)) {
+          deliveries.add(new Delivery(Long.toString(recipient.pusherId()), convId + READ_STREAM_SUFFIX, read.getSeq(),
+              new PlannedNotification(PlannedNotification.READ, recipient.pusherId(), recipient.userId(),
+                  recipient.deviceId(), convId, read.getSeq(), null, null, null, null).toBytes()));
+        }
+      }
+    }
+    return deliveries;
+  }
+
+  private record Recipient(long pusherId, long userId, String deviceId) {}
+
+  private static List<Recipient> messageRecipients(Handle handle, String convId, long senderId) {
+    ConvId id = ConvId.parse(convId).orElseThrow();
+    String members = id.kind() == ConvId.Kind.DIRECT
+        ? "select unnest(cast(:direct as bigint[])) as user_id"
+        : "select user_id from conversation_members where conv_id = :conv";
+    return handle.createQuery("select p.pusher_id, p.user_id, p.device_id from (" + members + ") m"
+            + " join pushers p on p.user_id = m.user_id"
+            + " left join conversation_settings s on s.user_id = m.user_id and s.conv_id = :conv"
+            + " where m.user_id <> :sender and not coalesce(s.muted, false) order by p.pusher_id")
+        .bind("conv", convId).bind("sender", senderId)
+        .bindArray("direct", Long.class, id.kind() == ConvId.Kind.DIRECT ? id.directUsers() : List.<Long>of())
+        .map((rs, ctx) -> new Recipient(rs.getLong("pusher_id"), rs.getLong("user_id"), rs.getString("device_id")))
+        .list();
+  }
+
+  private static List<Recipient> readRecipients(Handle handle, ReadAdvanced read) {
+    return handle.createQuery("select pusher_id, user_id, device_id from pushers where user_id = :user"
+            + " and device_id <> :device order by pusher_id")
+        .bind("user", read.getUserId()).bind("device", read.getDeviceId())
+        .map((rs, ctx) -> new Recipient(rs.getLong("pusher_id"), rs.getLong("user_id"), rs.getString("device_id")))
+        .list();
+  }
+
+  private static String preview(Message message) {
+    String content = message.getContent();
+    if (!"text".equals(message.getType().name().toLowerCase())) {
+      return "[" + message.getType().name().toLowerCase() + "]";
+    }
+    return content.codePointCount(0, content.length()) <= PREVIEW_CHARS ? content
+        : content.substring(0, content.offsetByCodePoints(0, PREVIEW_CHARS)) + "…";
+  }
+}
