@@ -16,6 +16,9 @@ import { pooledFetch } from './node-fetch.mjs';
 const options = parseArgs(process.argv.slice(2), {
   clients: 2000, workers: 4, 'min-convs': 5, 'max-convs': 20, 'group-size': 50, 'new-fraction': 0.1,
   modes: 'naive,http,stream', seed: 7, 'spread-ms': 10000, 'timeout-ms': 120000, 'cap-ms': 0,
+  // sqlite: each worker's clients keep their local copy in one SQLite file (SqliteStore), as a Node
+  // app would; memory: MemoryStore, for comparison.
+  store: 'sqlite',
 });
 const random = mulberry32(options.seed);
 const fetch = pooledFetch(32);
@@ -159,7 +162,7 @@ async function startWorkers(byUid) {
     });
     await new Promise((resolve) => worker.once('message', resolve));
     workers.push(worker);
-    await ask(worker, 'init', { baseUrl: app.baseUrl, secret: app.secret, backoff,
+    await ask(worker, 'init', { baseUrl: app.baseUrl, secret: app.secret, backoff, store: options.store,
       clients: slice.map((uid) => ({ uid, convs: byUid.get(uid) })) });
   }
 }

@@ -1,6 +1,10 @@
 // One worker process of scripts/bench-reconnect: holds its share of the library clients and runs
 // the main process's commands (connect, freeze, expect, close) over IPC.
+import { mkdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { SeqsyncClient, MemoryStore } from '../../clients/js/src/index.js';
+import { OUTPUT } from '../lib/app.mjs';
 import { faultyWebSocket } from '../lib/clients.mjs';
 import { mintToken } from '../lib/tokens.mjs';
 import { pooledFetch } from './node-fetch.mjs';
@@ -90,14 +94,38 @@ function check(client) {
   client.caughtUpAt = Date.now();
 }
 
+let database;
+
+/** The client's store: in memory, or its scope of this worker's SQLite file (made afresh per run). */
+async function localStore(kind, uid) {
+  if (kind === 'memory') return new MemoryStore();
+  if (kind !== 'sqlite') throw new Error(`--store is sqlite or memory, not ${kind}`);
+  if (!database) {
+    // better-sqlite3 is the library's (optional) dependency, installed in clients/js, not here.
+    const Database = createRequire(new URL('../../clients/js/package.json', import.meta.url))('better-sqlite3');
+    // Beside the app's data (e2e/output), afresh per worker, removed when the main process ends the
+    // worker (SIGTERM).
+    mkdirSync(OUTPUT, { recursive: true });
+    const file = join(OUTPUT, `reconnect-store-${process.pid}.sqlite`);
+    const remove = () => { for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true }); };
+    remove();
+    database = new Database(file);
+    database.pragma('journal_mode = WAL');
+    process.once('SIGTERM', () => { database.close(); remove(); process.exit(0); });
+  }
+  const { SqliteStore } = await import('../../clients/js/src/sqlite-store.js');
+  return new SqliteStore({ database, scope: String(uid) });
+}
+
 const commands = {
   async init(args) {
     ({ baseUrl, secret, backoff, clients: plan } = args);
-    stores = new Map(plan.map(({ uid, convs }) => {
-      const store = new MemoryStore();
-      for (const conv of convs) store.cursors.set(conv, 1); // setup acked seq 1 (the group's notice) for every member
+    stores = new Map(await Promise.all(plan.map(async ({ uid, convs }) => {
+      const store = await localStore(args.store, uid);
+      // setup acked seq 1 (the group's notice) for every member
+      for (const conv of convs) await store.saveCursor(conv, 1);
       return [uid, store];
-    }));
+    })));
     return {};
   },
   async connect({ mode, spreadMs }) {
