@@ -8,7 +8,7 @@ import io.seqsync.projector.DeliveryProjector;
 import io.seqsync.projector.Projector;
 import io.seqsync.redis.RedisHealth;
 import io.seqsync.sequencer.SequencerService;
-import io.seqsync.store.Database;
+import io.seqsync.store.shard.ShardMap;
 import io.seqsync.store.ProjectionLag;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -24,9 +24,9 @@ final class HealthProbes implements AutoCloseable {
   private final List<HealthProbe> probes;
 
   HealthProbes(SeqsyncConfig config, KafkaConnection kafka, Topics topics, RedisHealth redis,
-      CompletableFuture<SequencerService> sequencer, Projector projector, DeliveryProjector delivery, Database database) {
+      CompletableFuture<SequencerService> sequencer, Projector projector, DeliveryProjector delivery, ShardMap shards) {
     this.groups = new ConsumerGroups(kafka);
-    this.lag = new ProjectionLag(kafka, topics.events().name(), database.jdbi());
+    this.lag = new ProjectionLag(kafka, topics.events().name(), shards);
     this.probes = List.of(new RedisProbe(redis),
         new SequencerProbe(sequencer, config.sequencer().applicationId(), groups),
         new ProjectorProbe("eventProjector", config.projector().groupId(), projector::assignedPartitions,

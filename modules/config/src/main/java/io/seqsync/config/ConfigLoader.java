@@ -73,7 +73,8 @@ public final class ConfigLoader {
             optional("postgres.jdbc-url"), string("postgres.user", "postgres"), string("postgres.password", ""),
             integer("postgres.embedded-port", 15432),
             poolSize, integer("postgres.background-pool-size", 4),
-            duration("postgres.statement-timeout", Duration.ofSeconds(5))),
+            duration("postgres.statement-timeout", Duration.ofSeconds(5)),
+            PostgresShards.parse(optional("postgres.shards"))),
         new SeqsyncConfig.Redis(optional("redis.uri"), integer("redis.embedded-port", 16379),
             keyStore("redis.truststore")),
         new SeqsyncConfig.Sequencer(

@@ -25,6 +25,7 @@ public record SeqsyncConfig(
     require(fetch.firstScreen().concurrency() + fetch.paging().concurrency() < postgres.poolSize(),
         "fetch.first-screen.concurrency + fetch.paging.concurrency must be below postgres.pool-size ("
             + postgres.poolSize() + ")");
+    postgres.shards().requireCovers(kafka.eventPartitions());
   }
 
   /**
@@ -81,10 +82,17 @@ public record SeqsyncConfig(
    * archive, ops reads, membership checks) uses a pool of {@code poolSize} connections whose every
    * statement is cancelled after {@code statementTimeout}; the projectors and background jobs use
    * one of {@code backgroundPoolSize} without a timeout, so a user-facing limit never cuts a write.
+   * {@code shards}: the primaries by partition of the events topic (none: {@code jdbcUrl}'s for all).
    */
   public record Postgres(Optional<String> jdbcUrl, String user, String password, int embeddedPort, int poolSize,
-      int backgroundPoolSize, Duration statementTimeout) {
+      int backgroundPoolSize, Duration statementTimeout, PostgresShards shards) {
     public Postgres {
+      // With shards, the home shard (partition 0's) is the one PostgreSQL every single-server path uses.
+      if (shards.configured()) {
+        require(jdbcUrl.isEmpty() || jdbcUrl.equals(shards.home()),
+            "postgres.jdbc-url must be absent or be the shard of partition 0 when postgres.shards is set");
+        jdbcUrl = shards.home();
+      }
       require(poolSize > 0, "postgres.pool-size must be positive");
       require(backgroundPoolSize > 0, "postgres.background-pool-size must be positive");
       require(statementTimeout.toMillis() > 0, "postgres.statement-timeout must be positive");

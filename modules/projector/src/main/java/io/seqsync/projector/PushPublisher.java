@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import io.seqsync.store.shard.ShardMap;
 import org.jdbi.v3.core.Jdbi;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.UnifiedJedis;
@@ -40,12 +41,17 @@ import redis.clients.jedis.exceptions.JedisException;
  * sync), rather than each batch waiting out a timeout.
  */
 public final class PushPublisher implements CommitListener {
-  private final Jdbi jdbi;
+  private final ShardMap shards;
   private final UnifiedJedis redis;
   private final RedisHealth health;
 
   public PushPublisher(Jdbi jdbi, UnifiedJedis redis, RedisHealth health) {
-    this.jdbi = jdbi;
+    this(ShardMap.single(jdbi), redis, health);
+  }
+
+  /** A group's members read from its shard of {@code shards}. */
+  public PushPublisher(ShardMap shards, UnifiedJedis redis, RedisHealth health) {
+    this.shards = shards;
     this.redis = redis;
     this.health = health;
   }
@@ -99,7 +105,7 @@ public final class PushPublisher implements CommitListener {
     if (id.kind() == ConvId.Kind.DIRECT) {
       return id.directUsers();
     }
-    return jdbi.withHandle(handle -> handle.createQuery("select user_id from conversation_members where conv_id = :conv")
+    return shards.of(convId).withHandle(handle -> handle.createQuery("select user_id from conversation_members where conv_id = :conv")
         .bind("conv", convId).mapTo(Long.class).list());
   }
 

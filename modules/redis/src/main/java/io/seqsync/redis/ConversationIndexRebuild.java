@@ -3,6 +3,7 @@ package io.seqsync.redis;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.MessageQueries;
 import java.util.List;
+import io.seqsync.store.shard.ShardMap;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -12,18 +13,23 @@ import org.jdbi.v3.core.Jdbi;
  * merges only move forward, so a rebuild racing the projector loses nothing. Thread-safe.
  */
 public final class ConversationIndexRebuild {
-  private final Jdbi jdbi;
+  private final ShardMap shards;
   private final ConversationIndex index;
 
   public ConversationIndexRebuild(Jdbi jdbi, ConversationIndex index) {
-    this.jdbi = jdbi;
+    this(ShardMap.single(jdbi), index);
+  }
+
+  /** Each conversation read from its shard of {@code shards}; a user's rows from every shard. */
+  public ConversationIndexRebuild(ShardMap shards, ConversationIndex index) {
+    this.shards = shards;
     this.index = index;
   }
 
   /** The conversation's latest message and its countable messages, recalled ones marked. */
   public void conversation(String convId) {
     try (ConversationIndex.Batch batch = index.batch()) {
-      jdbi.useHandle(handle -> {
+      shards.of(convId).useHandle(handle -> {
         handle.createQuery("select " + MessageQueries.messageColumns("m") + " from conversations c"
                 + " join all_messages m on m.conv_id = c.conv_id and m.seq = c.latest_seq where c.conv_id = :conv")
             .bind("conv", convId)
@@ -54,7 +60,7 @@ public final class ConversationIndexRebuild {
    * keeps: other users' countable messages above {@code readSeq}, up to the watermark, not recalled.
    */
   public long unreadFromStore(String convId, long userId, long readSeq) {
-    return jdbi.withHandle(handle -> handle.createQuery("select count(*) from all_messages m"
+    return shards.of(convId).withHandle(handle -> handle.createQuery("select count(*) from all_messages m"
             + " join conversations c on c.conv_id = m.conv_id where m.conv_id = :conv and m.seq > :read"
             + " and m.seq <= c.latest_seq and m.sender_id <> :user and m.type in (<types>) and not m.recalled")
         .bind("conv", convId).bind("read", readSeq).bind("user", userId)
@@ -68,8 +74,9 @@ public final class ConversationIndexRebuild {
 
   /** The user's conversations by last activity, read positions, drafts and device cursors. */
   public void user(long userId) {
+    // Shard after shard: the batch is one writer's.
     try (ConversationIndex.Batch batch = index.batch()) {
-      jdbi.useHandle(handle -> {
+      shards.all().forEach(jdbi -> jdbi.useHandle(handle -> {
         handle.createQuery("select c.conv_id, c.kind, c.last_activity from conversation_members cm"
                 + " join conversations c on c.conv_id = cm.conv_id where cm.user_id = :user")
             .bind("user", userId)
@@ -93,7 +100,7 @@ public final class ConversationIndexRebuild {
             .bind("user", userId)
             .map((rs, ctx) -> batch.cursor(userId, rs.getString("device_id"), rs.getString("conv_id"), rs.getLong("seq")))
             .list();
-      });
+      }));
     }
     index.markBuilt(IndexKeys.user(userId));
   }

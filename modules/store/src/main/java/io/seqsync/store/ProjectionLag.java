@@ -16,6 +16,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import io.seqsync.store.shard.ShardMap;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.SqlStatements;
 
@@ -51,13 +52,18 @@ public final class ProjectionLag implements AutoCloseable {
   }
 
   private final String topic;
-  private final Jdbi jdbi;
+  private final ShardMap shards;
   private final KafkaConsumer<byte[], byte[]> consumer;
 
   /** Lag of the projection of {@code topic} (the events topic) into the database of {@code jdbi}. */
   public ProjectionLag(KafkaConnection kafka, String topic, Jdbi jdbi) {
+    this(kafka, topic, ShardMap.single(jdbi));
+  }
+
+  /** Lag of the projection of {@code topic} into its shards: each partition measured against its own shard. */
+  public ProjectionLag(KafkaConnection kafka, String topic, ShardMap shards) {
     this.topic = topic;
-    this.jdbi = jdbi;
+    this.shards = shards;
     Properties props = kafka.properties();
     props.put(ConsumerConfig.CLIENT_ID_CONFIG, "seqsync-projection-lag");
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -110,10 +116,10 @@ public final class ProjectionLag implements AutoCloseable {
 
   private Map<Integer, Long> storedOffsets(Duration timeout) {
     int seconds = (int) Math.max(1, timeout.toSeconds());
-    return jdbi.withHandle(handle -> {
+    return shards.owned(shards.fanOut(jdbi -> jdbi.withHandle(handle -> {
       handle.getConfig(SqlStatements.class).setQueryTimeout(seconds);
       return StoredOffsets.read(handle, topic);
-    });
+    })));
   }
 
   // The committed records in [from, end) of each partition whose gap is small, read until the
