@@ -148,7 +148,7 @@ public final class SeqsyncApp implements AutoCloseable {
           config.archive().interval())));
     }
     DeliveryProjector delivery = own(new DeliveryProjector(kafka, topics.telemetry(), config.delivery().groupId(),
-        database, new DeliveryLedger(config.delivery().renderTarget()), config.projector(), registry));
+        database, new DeliveryLedger(config.delivery().renderTarget(), shards.background()), config.projector(), registry));
     delivery.start();
     config.integrations().webhooks().ifPresent(webhooks -> own(Webhooks.start(webhooks, kafka, topics, database.jdbi(),
         config, registry)));
@@ -175,7 +175,7 @@ public final class SeqsyncApp implements AutoCloseable {
             vapid.map(VapidKeys::publicKey), config.notifications().pushersPerUser()));
     // Which devices hold a live push socket, on any instance: presence, and push to devices, read it.
     SocketRegistry sockets = new SocketRegistry(redis, config.presence().socketTtl());
-    vapid.ifPresent(keys -> own(PushNotifications.start(config, kafka, topics, database.jdbi(), sockets, keys, registry)));
+    vapid.ifPresent(keys -> own(PushNotifications.start(config, kafka, topics, shards.background(), sockets, keys, registry)));
     Liveness liveness = own(Liveness.start(config.presence(), sockets, redis, redisEndpoint, stores.presence(),
         new AccessControl(conversations, stores.messages()), pushes));
     OpsMonitor monitor = own(new OpsMonitor(kafka, topics, config.sequencer().applicationId(), requests.jdbi(),
