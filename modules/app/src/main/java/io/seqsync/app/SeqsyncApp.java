@@ -178,7 +178,7 @@ public final class SeqsyncApp implements AutoCloseable {
     vapid.ifPresent(keys -> own(PushNotifications.start(config, kafka, topics, shards.background(), sockets, keys, registry)));
     Liveness liveness = own(Liveness.start(config.presence(), sockets, redis, redisEndpoint, stores.presence(),
         new AccessControl(conversations, stores.messages()), pushes));
-    OpsMonitor monitor = own(new OpsMonitor(kafka, topics, config.sequencer().applicationId(), requests.jdbi(),
+    OpsMonitor monitor = own(new OpsMonitor(kafka, topics, config.sequencer().applicationId(), byConversation,
         stores.delivery(), registry)).start();
     BearerTokens bearerTokens = new BearerTokens(tokens, config.auth().identityProvider().map(provider ->
         new IdentityProviderTokens(provider, config.integrations().serviceClaim(), config.integrations().serviceRole())));

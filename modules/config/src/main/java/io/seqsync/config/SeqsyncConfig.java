@@ -83,9 +83,11 @@ public record SeqsyncConfig(
    * statement is cancelled after {@code statementTimeout}; the projectors and background jobs use
    * one of {@code backgroundPoolSize} without a timeout, so a user-facing limit never cuts a write.
    * {@code shards}: the primaries by partition of the events topic (none: {@code jdbcUrl}'s for all).
+   * {@code embeddedFsync}: whether the embedded server flushes its WAL to disk (off: it survives a
+   * crash of its process, not of the machine; on: what a production server does, for measurements).
    */
   public record Postgres(Optional<String> jdbcUrl, String user, String password, int embeddedPort, int poolSize,
-      int backgroundPoolSize, Duration statementTimeout, PostgresShards shards) {
+      int backgroundPoolSize, Duration statementTimeout, PostgresShards shards, boolean embeddedFsync) {
     public Postgres {
       // With shards, the home shard (partition 0's) is the one PostgreSQL every single-server path uses.
       if (shards.configured()) {

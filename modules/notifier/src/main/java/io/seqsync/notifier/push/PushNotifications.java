@@ -44,7 +44,7 @@ public final class PushNotifications {
     Jdbi jdbi = shards.home();
     PushChannel channel = new PushChannel(notify.coalesceWindow(), notify.preview(), new PusherQueries(jdbi),
         new ListSettingsQueries(shards), new BadgeQueries(shards),
-        Optional.of(sockets), vapid);
+        Optional.of(sockets), vapid, Optional.of(shards));
     DeliverySettings settings = new DeliverySettings(notify.maxAttempts(), notify.firstBackoff(), notify.maxBackoff(),
         notify.requestTimeout(), notify.inFlight(), POLL);
     return DeliveryEngine.start(channel, kafka, topics.events(), jdbi, settings, config.instanceId().orElseThrow(),
