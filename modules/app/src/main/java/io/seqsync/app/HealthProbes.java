@@ -15,7 +15,7 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The health probes of what the app runs beyond the ingress's own Kafka and PostgreSQL checks:
- * Redis, the sequencer, the two projectors and the projection's lag. Owns their clients (an admin
+ * Redis, the sequencer, the two projectors, the projection's lag and the read replicas. Owns their clients (an admin
  * client, a consumer measuring the lag); close it after the ingress.
  */
 final class HealthProbes implements AutoCloseable {
@@ -24,7 +24,8 @@ final class HealthProbes implements AutoCloseable {
   private final List<HealthProbe> probes;
 
   HealthProbes(SeqsyncConfig config, KafkaConnection kafka, Topics topics, RedisHealth redis,
-      CompletableFuture<SequencerService> sequencer, Projector projector, DeliveryProjector delivery, Database database) {
+      CompletableFuture<SequencerService> sequencer, Projector projector, DeliveryProjector delivery, Database database,
+      HealthProbe replicas) {
     this.groups = new ConsumerGroups(kafka);
     this.lag = new ProjectionLag(kafka, topics.events().name(), database.jdbi());
     this.probes = List.of(new RedisProbe(redis),
@@ -33,7 +34,7 @@ final class HealthProbes implements AutoCloseable {
             projector.stopped(), groups),
         new ProjectorProbe("deliveryProjector", config.delivery().groupId(), delivery::assignedPartitions,
             delivery.stopped(), groups),
-        new ProjectionLagProbe(lag, config.health().projectorLagThreshold()));
+        new ProjectionLagProbe(lag, config.health().projectorLagThreshold()), replicas);
   }
 
   List<HealthProbe> probes() {
