@@ -81,6 +81,7 @@ class ReadReplicaEndToEndTest {
     assertThat(EndToEnd.await(() -> EndToEnd.entry(bob, CONV), entry -> entry != null
         && entry.get("latestSeq").asLong() == last).get("unread").asLong()).isEqualTo(5);
     assertThat(routed("replica")).as("reads the replica answered").isGreaterThanOrEqualTo(fromReplica + 4);
+    assertThat(EndToEnd.metric(app, "seqsync_postgres_replica_lag_max_seconds", "")).isLessThan(30);
   }
 
   @Test

@@ -5,7 +5,8 @@ import java.nio.file.Path;
 /**
  * A streaming replica of a PostgreSQL primary on this machine, in a process of its own
  * (scripts/run-cluster): {@code --primary JDBC_URL --dir DIR --port PORT [--slot NAME]}. SIGTERM
- * stops it. Prints its address, then {@link #READY}.
+ * stops it; a replica server an earlier, killed run left on {@code DIR} is stopped first. Prints its
+ * address, then {@link #READY}.
  */
 public final class LocalPostgresReplicaMain {
   /** What it prints once the replica serves. */
@@ -30,6 +31,8 @@ public final class LocalPostgresReplicaMain {
     if (primary == null || dir == null) {
       throw new IllegalArgumentException("usage: --primary JDBC_URL --dir DIR [--port PORT] [--slot NAME]");
     }
+    Path data = dir.toAbsolutePath().resolve("data");
+    LeftoverProcess.stop("PostgreSQL replica", data.resolve("postmaster.pid"), "-D " + data + " ");
     LocalPostgresReplica replica = LocalPostgresReplica.start(primary, dir, port, slot);
     Runtime.getRuntime().addShutdownHook(new Thread(replica::close, "postgres-replica-shutdown"));
     System.out.println("postgres replica " + replica.jdbcUrl());
