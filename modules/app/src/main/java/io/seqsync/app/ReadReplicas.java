@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import org.jdbi.v3.core.Jdbi;
 
@@ -78,9 +79,15 @@ final class ReadReplicas implements AutoCloseable {
         Routed.of(database, sync, watch, committed, counts));
   }
 
-  /** Each replica's state and lag; always up (optional): the primary answers in its place. */
-  HealthProbe probe() {
-    return HealthProbe.optional("postgresReplicas", () -> {
+  /**
+   * Each replica's state and lag, when there are replicas; always up (optional): the primary
+   * answers in a replica's place.
+   */
+  Optional<HealthProbe> probe() {
+    if (database.replicas().isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(HealthProbe.optional("postgresReplicas", () -> {
       long now = System.nanoTime();
       List<Map<String, Object>> replicas = new ArrayList<>();
       for (ReplicaWatch.State state : watch.states()) {
@@ -96,7 +103,7 @@ final class ReadReplicas implements AutoCloseable {
       detail.put("replicas", replicas);
       detail.put("maxLagSeconds", ReplicaWatch.MAX_LAG.toMillis() / 1000.0);
       return DependencyState.up(detail);
-    });
+    }));
   }
 
   private void register(MeterRegistry registry) {
