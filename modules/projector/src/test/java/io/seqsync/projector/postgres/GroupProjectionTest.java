@@ -9,9 +9,10 @@ import io.seqsync.events.model.GroupSettingsChanged;
 import io.seqsync.events.model.MembershipChanged;
 import io.seqsync.events.model.Message;
 import io.seqsync.events.model.MessageType;
+import io.seqsync.events.model.OutcomeKind;
 import io.seqsync.events.model.RoleChange;
+import io.seqsync.events.model.StoredOutcome;
 import io.seqsync.store.GroupQueries;
-import io.seqsync.store.Outcome;
 import io.seqsync.store.TestDatabases;
 import java.util.List;
 import java.util.Set;
@@ -48,8 +49,8 @@ class GroupProjectionTest {
         event(GROUP, new GroupSettingsChanged(notice(3), true)),
         event(DIRECT, new BlockChanged(5L, 6L, true))));
 
-    assertThat(first.outcomes()).extracting(Outcome::kind).containsExactly(Outcome.Kind.APPENDED,
-        Outcome.Kind.APPENDED, Outcome.Kind.APPENDED, Outcome.Kind.APPLIED);
+    assertThat(first.outcomes()).extracting(StoredOutcome::getKind).containsExactly(OutcomeKind.APPENDED,
+        OutcomeKind.APPENDED, OutcomeKind.APPENDED, OutcomeKind.APPLIED);
     assertThat(groups.group(GROUP)).contains(new GroupQueries.Group(1L, 3, true, Set.of(2L)));
     assertThat(groups.blocked(5, 6)).isTrue();
     assertThat(groups.blocked(6, 5)).as("a block is one way").isFalse();

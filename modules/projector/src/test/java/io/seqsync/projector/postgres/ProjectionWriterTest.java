@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
+import io.seqsync.events.Announcements;
 import io.seqsync.events.model.CommandRejected;
 import io.seqsync.events.model.CursorAdvanced;
 import io.seqsync.events.model.DraftUpdated;
@@ -12,10 +13,11 @@ import io.seqsync.events.model.MembershipChanged;
 import io.seqsync.events.model.Message;
 import io.seqsync.events.model.MessageAppended;
 import io.seqsync.events.model.MessageType;
+import io.seqsync.events.model.OutcomeKind;
 import io.seqsync.events.model.ReadAdvanced;
 import io.seqsync.events.model.RecallApplied;
 import io.seqsync.events.model.RejectReason;
-import io.seqsync.store.Outcome;
+import io.seqsync.events.model.StoredOutcome;
 import io.seqsync.store.StoredMessage;
 import io.seqsync.store.TestDatabases;
 import java.time.Duration;
@@ -65,7 +67,7 @@ class ProjectionWriterTest {
     assertThat(result.outcomes()).hasSize(100);
     for (int i = 0; i < events.size(); i++) {
       Message message = ((MessageAppended) events.get(i).getPayload()).getMessage();
-      assertThat(result.outcomes().get(i)).isEqualTo(Outcome.appended(
+      assertThat(result.outcomes().get(i)).isEqualTo(Announcements.appended(
           events.get(i).getCommandId(), message.getConvId(), message.getSeq(), message.getMsgId(), message.getCreateTime()));
     }
     assertThat(seqs(DIRECT)).isEqualTo(oneTo(50));
@@ -120,7 +122,7 @@ class ProjectionWriterTest {
     ProjectionResult result = apply(List.of(recallOfOne, appended(DIRECT, 4), recallOfFour));
 
     Message notice = ((RecallApplied) recallOfOne.getPayload()).getNotice();
-    assertThat(result.outcomes().get(0)).isEqualTo(Outcome.appended(recallOfOne.getCommandId(), DIRECT, 3,
+    assertThat(result.outcomes().get(0)).isEqualTo(Announcements.appended(recallOfOne.getCommandId(), DIRECT, 3,
         notice.getMsgId(), notice.getCreateTime()));
     assertThat(storedMessage(DIRECT, 1).recalled()).isTrue();
     assertThat(storedMessage(DIRECT, 1).content()).isEqualTo(StoredMessage.RECALLED_PLACEHOLDER);
@@ -211,10 +213,10 @@ class ProjectionWriterTest {
         event(DIRECT, new DraftUpdated(1L, "phone", "hel")), event(DIRECT, new DraftUpdated(1L, "laptop", "hello"))));
     apply(List.of(event(DIRECT, new CursorAdvanced(1L, "phone", 4L)), event(DIRECT, new ReadAdvanced(1L, "laptop", 2L))));
 
-    assertThat(first.outcomes()).extracting(Outcome::kind, Outcome::seq).containsExactly(
-        tuple(Outcome.Kind.APPLIED, 5L), tuple(Outcome.Kind.APPLIED, 3L), tuple(Outcome.Kind.APPLIED, 2L),
-        tuple(Outcome.Kind.APPLIED, 4L), tuple(Outcome.Kind.APPLIED, 0L), tuple(Outcome.Kind.APPLIED, 0L));
-    assertThat(first.outcomes().get(0).commandId()).isEqualTo(cursorFive.getCommandId());
+    assertThat(first.outcomes()).extracting(StoredOutcome::getKind, StoredOutcome::getSeq).containsExactly(
+        tuple(OutcomeKind.APPLIED, 5L), tuple(OutcomeKind.APPLIED, 3L), tuple(OutcomeKind.APPLIED, 2L),
+        tuple(OutcomeKind.APPLIED, 4L), tuple(OutcomeKind.APPLIED, 0L), tuple(OutcomeKind.APPLIED, 0L));
+    assertThat(first.outcomes().get(0).getCommandId()).isEqualTo(cursorFive.getCommandId());
     assertThat(query("select device_id || '=' || seq from device_cursors where user_id = 1 order by device_id"))
         .containsExactly("laptop=2", "phone=5");
     assertThat(query("select user_id || '=' || seq from read_positions")).containsExactly("1=4");
@@ -250,7 +252,7 @@ class ProjectionWriterTest {
     ProjectionResult result = apply(List.of(rejected));
 
     assertThat(result.outcomes()).containsExactly(
-        Outcome.rejected(rejected.getCommandId(), DIRECT, "NO_SUCH_MESSAGE: no message at seq 9"));
+        Announcements.rejected(rejected.getCommandId(), DIRECT, "NO_SUCH_MESSAGE: no message at seq 9"));
     assertThat(query("select conv_id from conversations")).isEmpty();
     assertThat(query("select conv_id from messages")).isEmpty();
   }
