@@ -43,7 +43,7 @@ class GroupProjectionTest {
 
   @Test
   void rolesSettingsAndBlocksAreStoredInEventOrderWithinABatch() {
-    ProjectionResult first = apply(List.of(
+    AppliedBatch first = apply(List.of(
         membership(1, List.of(1L, 2L, 3L), List.of(), "Team", List.of()),
         event(GROUP, new GroupRolesChanged(notice(2), List.of(new RoleChange(2L, "admin")))),
         event(GROUP, new GroupSettingsChanged(notice(3), true)),
@@ -78,7 +78,7 @@ class GroupProjectionTest {
     assertThat(groups.groupCounts(List.of(1L, 2L, 3L), 10)).containsEntry(1L, 0).containsEntry(2L, 1).containsEntry(3L, 1);
   }
 
-  private ProjectionResult apply(List<Event> events) {
+  private AppliedBatch apply(List<Event> events) {
     return jdbi.inTransaction(handle -> writer.apply(handle, events, ProjectionWriter.NewMessages.PLAIN));
   }
 

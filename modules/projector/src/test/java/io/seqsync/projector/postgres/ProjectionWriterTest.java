@@ -61,7 +61,7 @@ class ProjectionWriterTest {
       events.add(appended(GROUP, seq));
     }
 
-    ProjectionResult result = apply(events);
+    AppliedBatch result = apply(events);
 
     assertThat(result.anomalies()).isEmpty();
     assertThat(result.outcomes()).hasSize(100);
@@ -119,7 +119,7 @@ class ProjectionWriterTest {
     // The recalled message may arrive in the same batch as its recall.
     Event recallOfFour = recall(DIRECT, 5, 4);
 
-    ProjectionResult result = apply(List.of(recallOfOne, appended(DIRECT, 4), recallOfFour));
+    AppliedBatch result = apply(List.of(recallOfOne, appended(DIRECT, 4), recallOfFour));
 
     Message notice = ((RecallApplied) recallOfOne.getPayload()).getNotice();
     assertThat(result.outcomes().get(0)).isEqualTo(Announcements.appended(recallOfOne.getCommandId(), DIRECT, 3,
@@ -152,7 +152,7 @@ class ProjectionWriterTest {
     StoredMessage original = storedMessage(DIRECT, 2);
     Event repeat = appended(DIRECT, 2);
 
-    ProjectionResult result = apply(List.of(repeat, appended(DIRECT, 3)));
+    AppliedBatch result = apply(List.of(repeat, appended(DIRECT, 3)));
 
     assertThat(result.count(ProjectionAnomaly.Kind.REPEAT)).isEqualTo(1);
     assertThat(result.count(ProjectionAnomaly.Kind.GAP)).isZero();
@@ -169,7 +169,7 @@ class ProjectionWriterTest {
     apply(List.of(appended(DIRECT, 1)));
     Event afterGap = appended(DIRECT, 4);
 
-    ProjectionResult result = apply(List.of(afterGap, appended(DIRECT, 5)));
+    AppliedBatch result = apply(List.of(afterGap, appended(DIRECT, 5)));
 
     long msgId = ((MessageAppended) afterGap.getPayload()).getMessage().getMsgId();
     assertThat(result.anomalies()).containsExactly(new ProjectionAnomaly(ProjectionAnomaly.Kind.GAP, DIRECT, 2, 4, msgId));
@@ -179,7 +179,7 @@ class ProjectionWriterTest {
         .containsExactly(tuple(DIRECT, 2L, 4L, msgId));
 
     // A late message filling the hole is a repeat by seq, but nothing is stored there yet: it is kept.
-    ProjectionResult late = apply(List.of(appended(DIRECT, 2)));
+    AppliedBatch late = apply(List.of(appended(DIRECT, 2)));
     assertThat(late.count(ProjectionAnomaly.Kind.REPEAT)).isEqualTo(1);
     assertThat(seqs(DIRECT)).containsExactly(1L, 2L, 4L, 5L);
   }
@@ -196,7 +196,7 @@ class ProjectionWriterTest {
     assertThat(seqs(DIRECT)).as("rolled back").containsExactly(1L);
     assertThat(query("select conv_id from conversations")).as("rolled back").containsExactly(DIRECT);
 
-    ProjectionResult result = apply(batch, ProjectionWriter.NewMessages.GUARDED);
+    AppliedBatch result = apply(batch, ProjectionWriter.NewMessages.GUARDED);
     assertThat(result.outcomes()).hasSize(3);
     assertThat(seqs(GROUP)).containsExactly(1L);
     assertThat(seqs(DIRECT)).containsExactly(1L, 3L);
@@ -208,7 +208,7 @@ class ProjectionWriterTest {
   void cursorsAndReadPositionsOnlyMoveForwardAndDraftsKeepTheLast() {
     apply(List.of(appended(DIRECT, 1)));
     Event cursorFive = event(DIRECT, new CursorAdvanced(1L, "phone", 5L));
-    ProjectionResult first = apply(List.of(cursorFive, event(DIRECT, new CursorAdvanced(1L, "phone", 3L)),
+    AppliedBatch first = apply(List.of(cursorFive, event(DIRECT, new CursorAdvanced(1L, "phone", 3L)),
         event(DIRECT, new CursorAdvanced(1L, "laptop", 2L)), event(DIRECT, new ReadAdvanced(1L, "phone", 4L)),
         event(DIRECT, new DraftUpdated(1L, "phone", "hel")), event(DIRECT, new DraftUpdated(1L, "laptop", "hello"))));
     apply(List.of(event(DIRECT, new CursorAdvanced(1L, "phone", 4L)), event(DIRECT, new ReadAdvanced(1L, "laptop", 2L))));
@@ -249,7 +249,7 @@ class ProjectionWriterTest {
   void aRejectedCommandStoresNothingAndIsAnsweredWithItsReason() {
     Event rejected = event(DIRECT, new CommandRejected(RejectReason.NO_SUCH_MESSAGE, "no message at seq 9"));
 
-    ProjectionResult result = apply(List.of(rejected));
+    AppliedBatch result = apply(List.of(rejected));
 
     assertThat(result.outcomes()).containsExactly(
         Announcements.rejected(rejected.getCommandId(), DIRECT, "NO_SUCH_MESSAGE: no message at seq 9"));
@@ -272,11 +272,11 @@ class ProjectionWriterTest {
   }
 
   // As the projector applies a batch first.
-  private ProjectionResult apply(List<Event> events) {
+  private AppliedBatch apply(List<Event> events) {
     return apply(events, ProjectionWriter.NewMessages.PLAIN);
   }
 
-  private ProjectionResult apply(List<Event> events, ProjectionWriter.NewMessages newMessages) {
+  private AppliedBatch apply(List<Event> events, ProjectionWriter.NewMessages newMessages) {
     return jdbi.inTransaction(handle -> writer.apply(handle, events, newMessages));
   }
 
