@@ -184,7 +184,9 @@ class ProjectorTest {
     }
     Projector third = closing(projector(registry));
     third.start();
-    await(() -> !third.assignedPartitions().isEmpty());
+    // Until the rebalance settled: in between, the second may hold none.
+    await(() -> !third.assignedPartitions().isEmpty()
+        && second.assignedPartitions().size() + third.assignedPartitions().size() == 3);
     events.commit(messages(300));
     assertThat(third.assignedPartitions()).doesNotContainAnyElementsOf(second.assignedPartitions());
 
