@@ -51,6 +51,7 @@ import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.Database;
 import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.GroupQueries;
+import io.seqsync.store.IndexSourceQueries;
 import io.seqsync.store.ListSettingsQueries;
 import io.seqsync.store.PusherQueries;
 import io.seqsync.store.MessageQueries;
@@ -152,11 +153,12 @@ public final class SeqsyncApp implements AutoCloseable {
         readReplicas.probe()));
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()));
     ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), topics.announcements().name()));
-    replies.onAppended(outcome -> readReplicas.committed().committed(outcome.convId(), outcome.seq()));
+    replies.onAppended(outcome -> readReplicas.committed().committed(outcome.getConvId(), outcome.getSeq()));
     PushHub pushes = own(new PushHub(registry).subscribe(redisEndpoint));
     ConversationQueries conversations = new ConversationQueries(requests.jdbi());
     IngressStores stores = new IngressStores(new MessageQueries(requests.jdbi()), conversations,
-        new ConversationList(redis, new ConversationIndexRebuild(requests.jdbi(), index), conversations, redisHealth),
+        new ConversationList(redis, new ConversationIndexRebuild(new IndexSourceQueries(requests.jdbi()), index),
+            conversations, redisHealth),
         new ArchiveQueries(requests.jdbi(), config.archive().readBudget()),
         new DeliveryQueries(requests.jdbi(), config.delivery().renderTarget()),
         new SyncQueries(requests.jdbi(), config.fetch().syncPageSize(), config.fetch().syncScreenConversations(),
