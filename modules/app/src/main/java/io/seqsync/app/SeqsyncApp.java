@@ -51,6 +51,7 @@ import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.Database;
 import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.GroupQueries;
+import io.seqsync.store.IndexSourceQueries;
 import io.seqsync.store.ListSettingsQueries;
 import io.seqsync.store.PusherQueries;
 import io.seqsync.store.MessageQueries;
@@ -155,13 +156,17 @@ public final class SeqsyncApp implements AutoCloseable {
     Optional<VapidKeys> vapid = config.notifications().enabled() ? Optional.of(PushNotifications.vapid(config))
         : Optional.empty();
     phases.done("projectors");
-    HealthProbes health = own(new HealthProbes(config, kafka, topics, redisHealth, sequencing, projector, delivery, byConversation));
+    ReadReplicas readReplicas = own(ReadReplicas.open(config.postgres(), requests, registry));
+    HealthProbes health = own(new HealthProbes(config, kafka, topics, redisHealth, sequencing, projector, delivery,
+        byConversation, readReplicas.probe()));
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()));
     ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), topics.announcements().name()));
+    replies.onAppended(outcome -> readReplicas.committed().committed(outcome.getConvId(), outcome.getSeq()));
     PushHub pushes = own(new PushHub(registry).subscribe(redisEndpoint));
     ConversationQueries conversations = new ConversationQueries(byConversation);
     IngressStores stores = new IngressStores(new MessageQueries(byConversation), conversations,
-        new ConversationList(redis, new ConversationIndexRebuild(byConversation, index), conversations, redisHealth),
+        new ConversationList(redis, new ConversationIndexRebuild(new IndexSourceQueries(byConversation), index),
+            conversations, redisHealth),
         new ArchiveQueries(byConversation, config.archive().readBudget()),
         new DeliveryQueries(requests.jdbi(), config.delivery().renderTarget()),
         new SyncQueries(byConversation, config.fetch().syncPageSize(), config.fetch().syncScreenConversations(),
@@ -173,6 +178,11 @@ public final class SeqsyncApp implements AutoCloseable {
             new AttachmentRules(config.sequencer().attachments()))),
         new PushStores(new PusherQueries(requests.jdbi()), new ListSettingsQueries(byConversation),
             vapid.map(VapidKeys::publicKey), config.notifications().pushersPerUser()));
+    // Read replicas are of one primary: with shards (whose replicas nothing reads yet) every read goes to its shard's primary.
+    if (!config.postgres().shards().configured()) {
+      stores = stores.withReads(readReplicas.reads(jdbi -> new SyncQueries(jdbi, config.fetch().syncPageSize(),
+          config.fetch().syncScreenConversations(), config.fetch().syncScreenBytes())));
+    }
     // Which devices hold a live push socket, on any instance: presence, and push to devices, read it.
     SocketRegistry sockets = new SocketRegistry(redis, config.presence().socketTtl());
     vapid.ifPresent(keys -> own(PushNotifications.start(config, kafka, topics, shards.background(), sockets, keys, registry)));

@@ -50,6 +50,9 @@ class ShardsEndToEndTest {
         .hasSize(2);
     assertThat(CONVS.stream().filter(conv -> partitionOf(conv) == 1)).as("partition 1 has conversations to move")
         .isNotEmpty();
+    assertThat(CONVS).as("Kafka's partitioner agrees").allSatisfy(conv -> assertThat(partitionOf(conv)).isEqualTo(
+        org.apache.kafka.common.utils.Utils.toPositive(org.apache.kafka.common.utils.Utils.murmur2(
+            conv.getBytes(java.nio.charset.StandardCharsets.UTF_8))) % PARTITIONS));
 
     try (LocalPostgres first = LocalPostgres.start(dir.resolve("pg0"), 0);
         LocalPostgres second = LocalPostgres.start(dir.resolve("pg1"), 0)) {

@@ -3,11 +3,11 @@ package io.seqsync.projector;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.consumers.ConsumerLoop;
+import io.seqsync.consumers.OffsetStore;
 import io.seqsync.events.Topics;
-import io.seqsync.events.consumer.ConsumerLoop;
-import io.seqsync.events.consumer.OffsetStore;
+import io.seqsync.projector.postgres.AppliedBatch;
 import io.seqsync.projector.postgres.ProjectionOffsets;
-import io.seqsync.projector.postgres.ProjectionResult;
 import io.seqsync.projector.postgres.ProjectionWriter;
 import io.seqsync.store.Database;
 import io.seqsync.events.model.Event;
@@ -61,7 +61,7 @@ public final class Projector implements AutoCloseable {
   // it (absent: none stored): the expected value of the compare-and-set in ProjectionOffsets.
   private final Map<Integer, Long> storedOffsets = new HashMap<>();
   // The batch in progress: the result of each shard whose part committed (TreeMap: in shard order).
-  private final Map<Integer, ProjectionResult> committedParts = new java.util.TreeMap<>();
+  private final Map<Integer, AppliedBatch> committedParts = new java.util.TreeMap<>();
   private final CommitListeners listeners;
   private boolean runningLogged;
 
@@ -169,7 +169,7 @@ public final class Projector implements AutoCloseable {
     long began = System.nanoTime();
     Map<Integer, Long> from = new HashMap<>(storedOffsets);
     from.keySet().retainAll(batch.nextOffsets().keySet());
-    ProjectionResult result;
+    AppliedBatch result;
     committedParts.clear();
     try {
       result = store(batch, from, ProjectionWriter.NewMessages.PLAIN);
@@ -179,7 +179,7 @@ public final class Projector implements AutoCloseable {
     }
     storedOffsets.putAll(batch.nextOffsets());
     metrics.committed(batch.events().size() + batch.undecodable(), batch, result, System.nanoTime() - began);
-    ProjectionResult committed = result;
+    AppliedBatch committed = result;
     return () -> {
       announcer.announce(committed.outcomes());
       listeners.committed(new CommittedBatch(batch.events(), committed, batch.nextOffsets()));
@@ -187,7 +187,7 @@ public final class Projector implements AutoCloseable {
   }
 
   // The rows and the offsets in one transaction per shard; a shard's part commits or not as a whole.
-  private ProjectionResult store(DecodedBatch batch, Map<Integer, Long> from, ProjectionWriter.NewMessages newMessages) {
+  private AppliedBatch store(DecodedBatch batch, Map<Integer, Long> from, ProjectionWriter.NewMessages newMessages) {
     if (shards.size() == 1) {
       return store(shards.home(), batch.events(), from, batch.nextOffsets(), newMessages);
     }
@@ -196,7 +196,7 @@ public final class Projector implements AutoCloseable {
         (shard, part) -> committedParts.computeIfAbsent(shard, committing -> {
           Map<Integer, Long> expected = new HashMap<>(from);
           expected.keySet().retainAll(part.nextOffsets().keySet());
-          ProjectionResult result = store(shards.all().get(shard), part.events(), expected, part.nextOffsets(),
+          AppliedBatch result = store(shards.all().get(shard), part.events(), expected, part.nextOffsets(),
               newMessages);
           // Committed: if a later shard fails, the loop rereads every partition's offset from its shard.
           storedOffsets.putAll(part.nextOffsets());
@@ -205,7 +205,7 @@ public final class Projector implements AutoCloseable {
     return ShardBatches.merged(List.copyOf(committedParts.values()));
   }
 
-  private ProjectionResult store(Jdbi jdbi, List<Event> events, Map<Integer, Long> from, Map<Integer, Long> to,
+  private AppliedBatch store(Jdbi jdbi, List<Event> events, Map<Integer, Long> from, Map<Integer, Long> to,
       ProjectionWriter.NewMessages newMessages) {
     return jdbi.inTransaction(handle -> {
       ProjectionOffsets.advance(handle, topic, from, to);

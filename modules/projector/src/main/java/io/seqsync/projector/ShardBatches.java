@@ -1,7 +1,7 @@
 package io.seqsync.projector;
 
 import io.seqsync.events.model.Event;
-import io.seqsync.projector.postgres.ProjectionResult;
+import io.seqsync.projector.postgres.AppliedBatch;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -32,16 +32,16 @@ final class ShardBatches {
     return parts;
   }
 
-  static ProjectionResult merged(List<ProjectionResult> results) {
+  static AppliedBatch merged(List<AppliedBatch> results) {
     if (results.size() == 1) {
       return results.get(0);
     }
-    List<io.seqsync.store.Outcome> outcomes = new ArrayList<>();
+    List<io.seqsync.events.model.StoredOutcome> outcomes = new ArrayList<>();
     List<io.seqsync.projector.postgres.ProjectionAnomaly> anomalies = new ArrayList<>();
     results.forEach(result -> {
       outcomes.addAll(result.outcomes());
       anomalies.addAll(result.anomalies());
     });
-    return new ProjectionResult(outcomes, anomalies);
+    return new AppliedBatch(outcomes, anomalies);
   }
 }

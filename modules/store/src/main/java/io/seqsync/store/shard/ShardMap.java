@@ -130,6 +130,11 @@ public final class ShardMap {
     return owned(fanOut(shard -> shard.withHandle(handle -> StoredOffsets.read(handle, topic))));
   }
 
+  /** As {@link #storedOffsets(String)}, each shard's read within {@code timeout}. */
+  public Map<Integer, Long> storedOffsets(String topic, java.time.Duration timeout) {
+    return owned(fanOut(shard -> StoredOffsets.read(shard, topic, timeout)));
+  }
+
   /** Of every shard's values by partition (in shard order), those each partition's own shard holds. */
   public Map<Integer, Long> owned(List<Map<Integer, Long>> perShard) {
     Map<Integer, Long> owned = new HashMap<>();
