@@ -45,7 +45,7 @@ class PostgresShardsSettingsTest {
         .hasMessageContaining("postgres.shards must be first-last=jdbcUrl");
     assertThatThrownBy(() -> ConfigLoader.of(Map.of("kafka.partitions", "6", "postgres.jdbc-url", H2,
         "postgres.shards", "0-5=" + H1))).hasMessageContaining("postgres.jdbc-url must be absent or be the shard of partition 0");
-    assertThatThrownBy(() -> ConfigLoader.of(Map.of("kafka.partitions", "6", "postgres.replica-jdbc-urls", H2,
+    assertThatThrownBy(() -> ConfigLoader.of(Map.of("kafka.partitions", "6", "postgres.replica-jdbc-urls", "jdbc:postgresql://r1:5432/db",
         "postgres.shards", "0-5=" + H1))).hasMessageContaining("not with postgres.shards");
   }
 }
