@@ -1,5 +1,6 @@
 package io.seqsync.app;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.config.Endpoints;
@@ -134,7 +135,10 @@ public final class SeqsyncApp implements AutoCloseable {
     // Index, then push: a device told of a message finds it listed and counted.
     projector.addCommitListener(new ConversationIndexer(database.jdbi(), index, redisHealth, kafka,
         topics.events().name(), projector::assignedPartitions));
-    projector.addCommitListener(new PushPublisher(database.jdbi(), redis, redisHealth));
+    // Which devices hold a live push socket, on any instance: presence, push to devices and the
+    // push publisher's routing read it.
+    SocketRegistry sockets = new SocketRegistry(redis, config.presence().socketTtl());
+    projector.addCommitListener(new PushPublisher(new ConversationQueries(database.jdbi()), redis, sockets, redisHealth));
     projector.start();
     if (!config.archive().interval().isZero()) {
       own(new ArchiveSchedule(new MessageArchive(database.jdbi(), config.archive().hotDays()), config.archive().interval()));
@@ -149,8 +153,11 @@ public final class SeqsyncApp implements AutoCloseable {
     phases.done("projectors");
     HealthProbes health = own(new HealthProbes(config, kafka, topics, redisHealth, sequencing, projector, delivery, requests));
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()));
-    ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), topics.announcements().name()));
-    PushHub pushes = own(new PushHub(registry).subscribe(redisEndpoint));
+    ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), topics.announcements().name(),
+        config.sequencer().applicationId() + "-ingress"));
+    FunctionCounter.builder("seqsync.replies.outcomes.heard", replies, ReplyWaiter::outcomesHeard)
+        .description("outcomes of commands announced to this instance").register(registry);
+    PushHub pushes = own(new PushHub(registry, PushHub.newInstanceId()).subscribe(redisEndpoint));
     ConversationQueries conversations = new ConversationQueries(requests.jdbi());
     IngressStores stores = new IngressStores(new MessageQueries(requests.jdbi()), conversations,
         new ConversationList(redis, new ConversationIndexRebuild(requests.jdbi(), index), conversations, redisHealth),
@@ -165,8 +172,6 @@ public final class SeqsyncApp implements AutoCloseable {
             new AttachmentRules(config.sequencer().attachments()))),
         new PushStores(new PusherQueries(requests.jdbi()), new ListSettingsQueries(requests.jdbi()),
             vapid.map(VapidKeys::publicKey), config.notifications().pushersPerUser()));
-    // Which devices hold a live push socket, on any instance: presence, and push to devices, read it.
-    SocketRegistry sockets = new SocketRegistry(redis, config.presence().socketTtl());
     vapid.ifPresent(keys -> own(PushNotifications.start(config, kafka, topics, database.jdbi(), sockets, keys, registry)));
     Liveness liveness = own(Liveness.start(config.presence(), sockets, redis, redisEndpoint, stores.presence(),
         new AccessControl(conversations, stores.messages()), pushes));
