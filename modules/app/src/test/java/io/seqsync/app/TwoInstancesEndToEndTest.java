@@ -20,6 +20,7 @@ import java.util.stream.LongStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -111,15 +112,17 @@ class TwoInstancesEndToEndTest {
   // pushed nothing, and neither hears the outcomes of the other's sends (with outcomes broadcast
   // both would hear every one of the sends).
   private static void routedToTheirInstancesOnly(SeqsyncApp first, SeqsyncApp second, int sends) {
-    assertThat(EndToEnd.metric(first, "seqsync_push_notices_heard_total", "")).as("push lines heard by the first")
+    SoftAssertions routed = new SoftAssertions();
+    routed.assertThat(EndToEnd.metric(first, "seqsync_push_notices_heard_total", "")).as("push lines heard by the first")
         .isZero();
-    assertThat(EndToEnd.metric(second, "seqsync_push_notices_heard_total", "")).as("push lines heard by the second")
+    routed.assertThat(EndToEnd.metric(second, "seqsync_push_notices_heard_total", "")).as("push lines heard by the second")
         .isPositive();
     double heardByFirst = EndToEnd.metric(first, "seqsync_replies_outcomes_heard_total", "");
     double heardBySecond = EndToEnd.metric(second, "seqsync_replies_outcomes_heard_total", "");
-    assertThat(heardByFirst).as("outcomes heard by the first of %s sends", sends).isLessThan(sends);
-    assertThat(heardBySecond).as("outcomes heard by the second of %s sends", sends).isLessThan(sends);
-    assertThat(heardByFirst + heardBySecond).as("outcomes heard by both").isGreaterThanOrEqualTo(sends);
+    routed.assertThat(heardByFirst).as("outcomes heard by the first of %s sends", sends).isLessThan(sends);
+    routed.assertThat(heardBySecond).as("outcomes heard by the second of %s sends", sends).isLessThan(sends);
+    routed.assertThat(heardByFirst + heardBySecond).as("outcomes heard by both").isGreaterThanOrEqualTo(sends);
+    routed.assertAll();
   }
 
   // User 2 on the second instance watches user 1, who connects to the first, types and leaves.
