@@ -3,11 +3,12 @@ package io.seqsync.projector;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seqsync.config.KafkaConnection;
+import io.seqsync.events.Announcements;
 import io.seqsync.events.ReplyRoute;
 import io.seqsync.events.Topic;
 import io.seqsync.events.model.Announcement;
-import io.seqsync.store.Announcements;
-import io.seqsync.store.Outcome;
+import io.seqsync.events.model.OutcomeKind;
+import io.seqsync.events.model.StoredOutcome;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -39,9 +40,21 @@ public final class AnnouncementPublisher implements Announcer, AutoCloseable {
   private final KafkaProducer<byte[], byte[]> producer;
   private final String topic;
   private final int partitions;
+  private final boolean appendedEverywhere;
   private final Counter failures;
 
   public AnnouncementPublisher(KafkaConnection kafka, Topic<byte[], Announcement> topic, MeterRegistry registry) {
+    this(kafka, topic, registry, false);
+  }
+
+  /**
+   * {@code appendedEverywhere}: every APPENDED outcome also to every partition, for the read
+   * replicas' routing, which needs every instance to hear every commit (docs/design.md, "Read
+   * replicas"); that costs each instance every message again.
+   */
+  public AnnouncementPublisher(KafkaConnection kafka, Topic<byte[], Announcement> topic, MeterRegistry registry,
+      boolean appendedEverywhere) {
+    this.appendedEverywhere = appendedEverywhere;
     this.topic = topic.name();
     this.partitions = topic.partitions();
     this.failures = Counter.builder("seqsync.projector.announce.failures")
@@ -61,8 +74,8 @@ public final class AnnouncementPublisher implements Announcer, AutoCloseable {
   }
 
   @Override
-  public void announce(List<Outcome> outcomes) {
-    byPartition(outcomes, partitions).forEach((partition, routed) -> {
+  public void announce(List<StoredOutcome> outcomes) {
+    byPartition(outcomes, partitions, appendedEverywhere).forEach((partition, routed) -> {
       for (int from = 0; from < routed.size(); from += OUTCOMES_PER_RECORD) {
         publish(partition, routed.subList(from, Math.min(routed.size(), from + OUTCOMES_PER_RECORD)));
       }
@@ -70,16 +83,23 @@ public final class AnnouncementPublisher implements Announcer, AutoCloseable {
   }
 
   /** The outcomes by the partition they are routed to, in their order; {@link #UNROUTED} for nobody's. */
-  static Map<Integer, List<Outcome>> byPartition(List<Outcome> outcomes, int partitions) {
-    Map<Integer, List<Outcome>> routed = new LinkedHashMap<>();
-    for (Outcome outcome : outcomes) {
-      int partition = ReplyRoute.partition(outcome.commandId()).orElse(UNROUTED);
+  static Map<Integer, List<StoredOutcome>> byPartition(List<StoredOutcome> outcomes, int partitions,
+      boolean appendedEverywhere) {
+    Map<Integer, List<StoredOutcome>> routed = new LinkedHashMap<>();
+    for (StoredOutcome outcome : outcomes) {
+      if (appendedEverywhere && outcome.getKind() == OutcomeKind.APPENDED) {
+        for (int partition = 0; partition < partitions; partition++) {
+          routed.computeIfAbsent(partition, key -> new ArrayList<>()).add(outcome);
+        }
+        continue;
+      }
+      int partition = ReplyRoute.partition(outcome.getCommandId()).orElse(UNROUTED);
       routed.computeIfAbsent(partition < partitions ? partition : UNROUTED, key -> new ArrayList<>()).add(outcome);
     }
     return routed;
   }
 
-  private void publish(int partition, List<Outcome> outcomes) {
+  private void publish(int partition, List<StoredOutcome> outcomes) {
     try {
       byte[] value = Announcements.encode(outcomes);
       ProducerRecord<byte[], byte[]> record = partition == UNROUTED ? new ProducerRecord<>(topic, value)

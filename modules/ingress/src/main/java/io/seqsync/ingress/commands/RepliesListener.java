@@ -1,11 +1,11 @@
 package io.seqsync.ingress.commands;
 
 import io.seqsync.config.KafkaConnection;
+import io.seqsync.consumers.ConsumerLoop;
+import io.seqsync.events.Announcements;
 import io.seqsync.events.EventSerdes;
-import io.seqsync.events.consumer.ConsumerLoop;
 import io.seqsync.events.model.DuplicateCommand;
-import io.seqsync.store.Announcements;
-import io.seqsync.store.Outcome;
+import io.seqsync.events.model.StoredOutcome;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -40,7 +40,7 @@ final class RepliesListener implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(RepliesListener.class);
 
   /** What one poll answers: the sequencer's duplicates and the projector's announced outcomes. */
-  record Replies(List<DuplicateCommand> duplicates, List<Outcome> outcomes) {
+  record Replies(List<DuplicateCommand> duplicates, List<StoredOutcome> outcomes) {
     Replies {
       duplicates = List.copyOf(duplicates);
       outcomes = List.copyOf(outcomes);
@@ -63,7 +63,7 @@ final class RepliesListener implements AutoCloseable {
    * the poll, the partitions positioned).
    */
   static RepliesListener announcements(KafkaConnection kafka, String announcementsTopic, String groupId,
-      Consumer<Outcome> outcomes, Consumer<Collection<TopicPartition>> assigned) {
+      Consumer<StoredOutcome> outcomes, Consumer<Collection<TopicPartition>> assigned) {
     KafkaConsumer<byte[], byte[]> consumer = consumer(kafka, Map.of(ConsumerConfig.GROUP_ID_CONFIG, groupId));
     return new RepliesListener(consumer, "ingress-announcements-listener", "",
         ConsumerLoop.Placement.subscribe(List.of(announcementsTopic)), duplicate -> { }, outcomes, partitions -> {
@@ -75,7 +75,7 @@ final class RepliesListener implements AutoCloseable {
   }
 
   private RepliesListener(KafkaConsumer<byte[], byte[]> consumer, String threadName, String repliesTopic,
-      ConsumerLoop.Placement placement, Consumer<DuplicateCommand> duplicates, Consumer<Outcome> outcomes,
+      ConsumerLoop.Placement placement, Consumer<DuplicateCommand> duplicates, Consumer<StoredOutcome> outcomes,
       Consumer<Collection<TopicPartition>> assigned) {
     loop = ConsumerLoop.<byte[], byte[], Replies>builder(threadName,
             "replies listener (sends will answer 202 instead of their seq)", consumer)
@@ -111,7 +111,7 @@ final class RepliesListener implements AutoCloseable {
   /** The replies of one poll: a record of {@code repliesTopic} is a duplicate, any other an announcement. */
   static Replies decode(String repliesTopic, ConsumerRecords<byte[], byte[]> records) {
     List<DuplicateCommand> duplicates = new ArrayList<>();
-    List<Outcome> outcomes = new ArrayList<>();
+    List<StoredOutcome> outcomes = new ArrayList<>();
     for (ConsumerRecord<byte[], byte[]> record : records) {
       if (record.topic().equals(repliesTopic)) {
         try {

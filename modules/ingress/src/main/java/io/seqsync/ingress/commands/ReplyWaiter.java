@@ -3,7 +3,8 @@ package io.seqsync.ingress.commands;
 import io.seqsync.config.KafkaConnection;
 import io.seqsync.events.ReplyRoute;
 import io.seqsync.events.model.DuplicateCommand;
-import io.seqsync.store.Outcome;
+import io.seqsync.events.model.OutcomeKind;
+import io.seqsync.events.model.StoredOutcome;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -17,11 +18,12 @@ import java.util.concurrent.atomic.LongAdder;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.function.Consumer;
 
 /**
  * Matches commands with what they came to. A send registers its commandId ({@link #expect})
  * before producing the command, then waits on the future: it completes with the projector's
- * {@link Outcome} for that commandId (announced after the rows are committed, on the partition of
+ * {@link StoredOutcome} for that commandId (announced after the rows are committed, on the partition of
  * the announcements topic this instance reads: {@link #route}) or with the sequencer's
  * {@link DuplicateCommand} (the replies topic); each is read {@code read_committed} by a
  * {@link RepliesListener}. Waiters for a stored seq ({@link #awaitStored}) complete when an
@@ -39,6 +41,7 @@ public final class ReplyWaiter implements AutoCloseable {
   private volatile int partition = -1;
   private final CountDownLatch firstShare = new CountDownLatch(1);
   private final LongAdder outcomesHeard = new LongAdder();
+  private volatile Consumer<StoredOutcome> appended = outcome -> { };
 
   /** A waiter fed only through {@link #onOutcome} and {@link #onDuplicate}; see {@link #start}. */
   public ReplyWaiter() {}
@@ -114,18 +117,29 @@ public final class ReplyWaiter implements AutoCloseable {
     return watch.future;
   }
 
+  /**
+   * Hands every APPENDED outcome to {@code listener} before any send waiting for it is answered
+   * (the read replicas' routing notes what this instance told a client is committed).
+   */
+  public void onAppended(Consumer<StoredOutcome> listener) {
+    this.appended = listener;
+  }
+
   /** An outcome the projector announced. */
-  public void onOutcome(Outcome outcome) {
+  public void onOutcome(StoredOutcome outcome) {
     outcomesHeard.increment();
+    if (outcome.getKind() == OutcomeKind.APPENDED) {
+      appended.accept(outcome);
+    }
     // Removed before it completes: what completes it may answer the client at once.
-    CompletableFuture<Reply> reply = pending.remove(outcome.commandId());
+    CompletableFuture<Reply> reply = pending.remove(outcome.getCommandId());
     if (reply != null) {
       reply.complete(new Reply.Announced(outcome));
     }
-    if (outcome.kind() == Outcome.Kind.APPENDED) {
-      Set<Watch> set = watches.get(outcome.convId());
+    if (outcome.getKind() == OutcomeKind.APPENDED) {
+      Set<Watch> set = watches.get(outcome.getConvId());
       if (set != null) {
-        set.stream().filter(watch -> watch.seq <= outcome.seq()).forEach(watch -> watch.future.complete(null));
+        set.stream().filter(watch -> watch.seq <= outcome.getSeq()).forEach(watch -> watch.future.complete(null));
       }
     }
   }
