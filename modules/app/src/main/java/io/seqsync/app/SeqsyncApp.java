@@ -1,5 +1,6 @@
 package io.seqsync.app;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.config.Endpoints;
@@ -136,13 +137,17 @@ public final class SeqsyncApp implements AutoCloseable {
     RedisHealth redisHealth = own(new RedisHealth(redisEndpoint));
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     own(registry::close);
-    AnnouncementPublisher announcements = own(new AnnouncementPublisher(kafka, topics.announcements(), registry));
+    AnnouncementPublisher announcements = own(new AnnouncementPublisher(kafka, topics.announcements(), registry,
+        !config.postgres().replicaJdbcUrls().isEmpty()));
     Projector projector = own(new Projector(kafka, topics, shards.background(), announcements, registry, config.projector()));
     ConversationIndex index = new ConversationIndex(redis);
     // Index, then push: a device told of a message finds it listed and counted.
     projector.addCommitListener(new ConversationIndexer(shards.background(), index, redisHealth, kafka,
         topics.events().name(), projector::assignedPartitions));
-    projector.addCommitListener(new PushPublisher(shards.background(), redis, redisHealth));
+    // Which devices hold a live push socket, on any instance: presence, push to devices and the
+    // push publisher's routing read it.
+    SocketRegistry sockets = new SocketRegistry(redis, config.presence().socketTtl());
+    projector.addCommitListener(new PushPublisher(new ConversationQueries(shards.background()), redis, sockets, redisHealth));
     projector.start();
     if (!config.archive().interval().isZero()) {
       shards.background().all().forEach(shard -> own(new ArchiveSchedule(new MessageArchive(shard, config.archive().hotDays()),
@@ -160,9 +165,12 @@ public final class SeqsyncApp implements AutoCloseable {
     HealthProbes health = own(new HealthProbes(config, kafka, topics, redisHealth, sequencing, projector, delivery,
         byConversation, readReplicas.probe()));
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()));
-    ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), topics.announcements().name()));
+    ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), topics.announcements().name(),
+        config.sequencer().applicationId() + "-ingress"));
+    FunctionCounter.builder("seqsync.replies.outcomes.heard", replies, ReplyWaiter::outcomesHeard)
+        .description("outcomes of commands announced to this instance").register(registry);
+    PushHub pushes = own(new PushHub(registry, PushHub.newInstanceId()).subscribe(redisEndpoint));
     replies.onAppended(outcome -> readReplicas.committed().committed(outcome.getConvId(), outcome.getSeq()));
-    PushHub pushes = own(new PushHub(registry).subscribe(redisEndpoint));
     ConversationQueries conversations = new ConversationQueries(byConversation);
     IngressStores stores = new IngressStores(new MessageQueries(byConversation), conversations,
         new ConversationList(redis, new ConversationIndexRebuild(new IndexSourceQueries(byConversation), index),
@@ -183,8 +191,6 @@ public final class SeqsyncApp implements AutoCloseable {
       stores = stores.withReads(readReplicas.reads(jdbi -> new SyncQueries(jdbi, config.fetch().syncPageSize(),
           config.fetch().syncScreenConversations(), config.fetch().syncScreenBytes())));
     }
-    // Which devices hold a live push socket, on any instance: presence, and push to devices, read it.
-    SocketRegistry sockets = new SocketRegistry(redis, config.presence().socketTtl());
     vapid.ifPresent(keys -> own(PushNotifications.start(config, kafka, topics, shards.background(), sockets, keys, registry)));
     Liveness liveness = own(Liveness.start(config.presence(), sockets, redis, redisEndpoint, stores.presence(),
         new AccessControl(conversations, stores.messages()), pushes));
