@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * prints a token signed with the configured secret ({@code token --ops}: an operator's); {@code seqsync replay}, with the backend
  * stopped, rebuilds PostgreSQL and Redis from the topics ({@link ReplayCommand}); {@code seqsync
  * analytics [--since ..] [--period day|hour]}, next to the running backend, reports its traffic from
- * the event log ({@link AnalyticsCommand}).
+ * the event log ({@link AnalyticsCommand}); {@code seqsync erase --user ID} and {@code seqsync keys
+ * rewrap|rotate} erase a user and rotate the master key ({@link ErasureCommand}).
  */
 public final class SeqsyncMain {
   private static final Logger log = LoggerFactory.getLogger(SeqsyncMain.class);
@@ -45,6 +46,9 @@ public final class SeqsyncMain {
       ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger("org.apache.kafka")).setLevel(Level.OFF);
       System.exit(AnalyticsCommand.run(Arrays.copyOfRange(args, 1, args.length), config, Instant.now(), System.out,
           System.err));
+    }
+    if (args.length > 0 && (args[0].equals("erase") || args[0].equals("keys"))) {
+      System.exit(ErasureCommand.run(args[0], Arrays.copyOfRange(args, 1, args.length), config, System.out, System.err));
     }
     if (args.length > 0 && args[0].equals("replay")) {
       System.exit(ReplayCommand.run(config, System.out, System.err));

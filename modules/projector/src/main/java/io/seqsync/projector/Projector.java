@@ -9,7 +9,10 @@ import io.seqsync.events.consumer.OffsetStore;
 import io.seqsync.projector.postgres.ProjectionOffsets;
 import io.seqsync.projector.postgres.ProjectionResult;
 import io.seqsync.projector.postgres.ProjectionWriter;
+import io.seqsync.events.model.RecallApplied;
 import io.seqsync.store.Database;
+import io.seqsync.store.keys.ContentKeys;
+import io.seqsync.store.keys.ContentOpener;
 import io.seqsync.store.StoredOffsets;
 import java.time.Duration;
 import java.util.Collection;
@@ -57,10 +60,18 @@ public final class Projector implements AutoCloseable {
   // it (absent: none stored): the expected value of the compare-and-set in ProjectionOffsets.
   private final Map<Integer, Long> storedOffsets = new HashMap<>();
   private final CommitListeners listeners;
+  private final ContentOpener opener;
   private boolean runningLogged;
 
   public Projector(KafkaConnection kafka, Topics topics, Database database, Announcer announcer,
       MeterRegistry registry, SeqsyncConfig.Projector settings) {
+    this(kafka, topics, database, announcer, registry, settings, ContentOpener.NONE);
+  }
+
+  /** A projector that opens sealed texts with {@code opener} before anything reads them (docs/design.md, "Erasure"). */
+  public Projector(KafkaConnection kafka, Topics topics, Database database, Announcer announcer,
+      MeterRegistry registry, SeqsyncConfig.Projector settings, ContentOpener opener) {
+    this.opener = opener;
     this.topic = topics.events().name();
     this.database = database;
     this.announcer = announcer;
@@ -155,6 +166,8 @@ public final class Projector implements AutoCloseable {
   // The batch's rows and offsets in one PostgreSQL transaction; once the loop is done with it, announced and listened to.
   private Runnable project(DecodedBatch batch) {
     long began = System.nanoTime();
+    // Every reader below (rows, Redis, pushes) gets plaintext, or the erased placeholder.
+    opener.open(batch.events());
     Map<Integer, Long> from = new HashMap<>(storedOffsets);
     from.keySet().retainAll(batch.nextOffsets().keySet());
     ProjectionResult result;
@@ -177,7 +190,14 @@ public final class Projector implements AutoCloseable {
   private ProjectionResult store(DecodedBatch batch, Map<Integer, Long> from, ProjectionWriter.NewMessages newMessages) {
     return database.jdbi().inTransaction(handle -> {
       ProjectionOffsets.advance(handle, topic, from, batch.nextOffsets());
-      return writer.apply(handle, batch.events(), newMessages);
+      ProjectionResult result = writer.apply(handle, batch.events(), newMessages);
+      // A recall erases: its message's keys go in the transaction that stores the recall.
+      batch.events().forEach(event -> {
+        if (event.getPayload() instanceof RecallApplied recall) {
+          ContentKeys.eraseMessage(handle, event.getConvId(), recall.getRecalledSeq());
+        }
+      });
+      return result;
     });
   }
 

@@ -1,6 +1,7 @@
 package io.seqsync.store.keys;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.SealedText;
 import io.seqsync.events.model.DraftUpdated;
 import io.seqsync.events.model.Event;
@@ -23,6 +24,7 @@ import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.crypto.SecretKey;
+import org.jdbi.v3.core.Jdbi;
 
 /**
  * Opens the sealed texts of decoded events in place, where plaintext is needed (the projector's
@@ -45,6 +47,11 @@ public final class ContentOpener {
 
   public ContentOpener(ContentKeys keys) {
     this.keys = keys;
+  }
+
+  /** The opener of {@code config}'s master keys over the key store {@code jdbi} reaches. */
+  public static ContentOpener of(SeqsyncConfig config, Jdbi jdbi) {
+    return new ContentOpener(new ContentKeys(jdbi, MasterKeys.load(config.erasure(), config.dataDir())));
   }
 
   /** Opens every sealed text of {@code events}, changing them. */
