@@ -7,11 +7,7 @@ import io.seqsync.store.keys.ContentKeys;
 import io.seqsync.store.keys.ContentOpener;
 import io.seqsync.store.keys.ContentSealer;
 import io.seqsync.store.keys.MasterKeys;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,25 +20,17 @@ import org.slf4j.LoggerFactory;
  */
 final class ContentCrypto implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ContentCrypto.class);
-  private static final Duration FIRST_RUN = Duration.ofMinutes(1);
 
   private final ContentKeys keys;
   private final ContentSealer sealer;
-  private final ScheduledExecutorService retention = Executors.newSingleThreadScheduledExecutor(runnable -> {
-    Thread thread = new Thread(runnable, "seqsync-retention");
-    thread.setDaemon(true);
-    return thread;
-  });
+  private final PeriodicJob retention;
 
   ContentCrypto(SeqsyncConfig config, Jdbi jdbi) {
     this.keys = new ContentKeys(jdbi, MasterKeys.load(config.erasure(), config.dataDir()));
     this.sealer = config.erasure().encryptContent() ? new ContentSealer(keys) : null;
-    if (config.erasure().retentionDays() > 0) {
-      Retention job = new Retention(jdbi, keys, config.erasure().retentionDays());
-      long interval = config.erasure().retentionInterval().toMillis();
-      retention.scheduleWithFixedDelay(() -> runRetention(job), Math.min(FIRST_RUN.toMillis(), interval), interval,
-          TimeUnit.MILLISECONDS);
-    }
+    Retention job = new Retention(jdbi, keys, config.erasure().retentionDays());
+    this.retention = config.erasure().retentionDays() > 0
+        ? new PeriodicJob("seqsync-retention", config.erasure().retentionInterval(), () -> runRetention(job)) : null;
   }
 
   CommandSealing sealing() {
@@ -67,7 +55,9 @@ final class ContentCrypto implements AutoCloseable {
 
   @Override
   public void close() {
-    retention.shutdownNow();
+    if (retention != null) {
+      retention.close();
+    }
     if (sealer != null) {
       sealer.close();
     }

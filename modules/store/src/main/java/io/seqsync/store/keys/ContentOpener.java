@@ -2,17 +2,12 @@ package io.seqsync.store.keys;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.events.AppendedMessages;
 import io.seqsync.events.SealedText;
 import io.seqsync.events.model.DraftUpdated;
 import io.seqsync.events.model.Event;
-import io.seqsync.events.model.GroupRolesChanged;
-import io.seqsync.events.model.GroupSettingsChanged;
-import io.seqsync.events.model.MembershipChanged;
 import io.seqsync.events.model.Message;
-import io.seqsync.events.model.MessageAppended;
 import io.seqsync.events.model.MessageEdited;
-import io.seqsync.events.model.ReactionChanged;
-import io.seqsync.events.model.RecallApplied;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.util.Base64;
@@ -114,28 +109,7 @@ public final class ContentOpener {
   }
 
   private static Message message(Object payload) {
-    if (payload instanceof MessageAppended appended) {
-      return appended.getMessage();
-    }
-    if (payload instanceof MessageEdited edit) {
-      return edit.getNotice();
-    }
-    if (payload instanceof RecallApplied recall) {
-      return recall.getNotice();
-    }
-    if (payload instanceof ReactionChanged reaction) {
-      return reaction.getNotice();
-    }
-    if (payload instanceof MembershipChanged change) {
-      return change.getNotice();
-    }
-    if (payload instanceof GroupRolesChanged roles) {
-      return roles.getNotice();
-    }
-    if (payload instanceof GroupSettingsChanged settings) {
-      return settings.getNotice();
-    }
-    return null;
+    return AppendedMessages.of(payload);
   }
 
   /** The plaintext of a whole sealed text, or null when its key is gone (or it does not open). */
