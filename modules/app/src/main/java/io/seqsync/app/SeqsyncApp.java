@@ -52,6 +52,7 @@ import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.Database;
 import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.GroupQueries;
+import io.seqsync.store.IndexSourceQueries;
 import io.seqsync.store.ListSettingsQueries;
 import io.seqsync.store.PusherQueries;
 import io.seqsync.store.MessageQueries;
@@ -150,14 +151,18 @@ public final class SeqsyncApp implements AutoCloseable {
     Optional<VapidKeys> vapid = config.notifications().enabled() ? Optional.of(PushNotifications.vapid(config))
         : Optional.empty();
     phases.done("projectors");
-    HealthProbes health = own(new HealthProbes(config, kafka, topics, redisHealth, sequencing, projector, delivery, requests));
+    ReadReplicas readReplicas = own(ReadReplicas.open(config.postgres(), requests, registry));
+    HealthProbes health = own(new HealthProbes(config, kafka, topics, redisHealth, sequencing, projector, delivery, requests,
+        readReplicas.probe()));
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()))
         .sealingWith(crypto.sealing());
     ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), topics.announcements().name()));
+    replies.onAppended(outcome -> readReplicas.committed().committed(outcome.getConvId(), outcome.getSeq()));
     PushHub pushes = own(new PushHub(registry).subscribe(redisEndpoint));
     ConversationQueries conversations = new ConversationQueries(requests.jdbi());
     IngressStores stores = new IngressStores(new MessageQueries(requests.jdbi()), conversations,
-        new ConversationList(redis, new ConversationIndexRebuild(requests.jdbi(), index), conversations, redisHealth),
+        new ConversationList(redis, new ConversationIndexRebuild(new IndexSourceQueries(requests.jdbi()), index),
+            conversations, redisHealth),
         new ArchiveQueries(requests.jdbi(), config.archive().readBudget()),
         new DeliveryQueries(requests.jdbi(), config.delivery().renderTarget()),
         new SyncQueries(requests.jdbi(), config.fetch().syncPageSize(), config.fetch().syncScreenConversations(),
@@ -168,7 +173,9 @@ public final class SeqsyncApp implements AutoCloseable {
         endpoints.objectStore().map(url -> new Uploads(own(ObjectStore.connect(url, config.objectStore())).ensureBucket(),
             new AttachmentRules(config.sequencer().attachments()))),
         new PushStores(new PusherQueries(requests.jdbi()), new ListSettingsQueries(requests.jdbi()),
-            vapid.map(VapidKeys::publicKey), config.notifications().pushersPerUser()));
+            vapid.map(VapidKeys::publicKey), config.notifications().pushersPerUser()))
+        .withReads(readReplicas.reads(jdbi -> new SyncQueries(jdbi, config.fetch().syncPageSize(),
+            config.fetch().syncScreenConversations(), config.fetch().syncScreenBytes())));
     // Which devices hold a live push socket, on any instance: presence, and push to devices, read it.
     SocketRegistry sockets = new SocketRegistry(redis, config.presence().socketTtl());
     vapid.ifPresent(keys -> own(PushNotifications.start(config, kafka, topics, database.jdbi(), sockets, keys, registry)));

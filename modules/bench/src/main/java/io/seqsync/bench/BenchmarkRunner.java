@@ -1,6 +1,6 @@
 package io.seqsync.bench;
 
-import io.seqsync.events.TopicAdmin;
+import io.seqsync.consumers.TopicAdmin;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;

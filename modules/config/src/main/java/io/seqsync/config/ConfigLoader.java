@@ -7,6 +7,7 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.List;
@@ -74,7 +75,8 @@ public final class ConfigLoader {
             optional("postgres.jdbc-url"), string("postgres.user", "postgres"), string("postgres.password", ""),
             integer("postgres.embedded-port", 15432),
             poolSize, integer("postgres.background-pool-size", 4),
-            duration("postgres.statement-timeout", Duration.ofSeconds(5))),
+            duration("postgres.statement-timeout", Duration.ofSeconds(5)),
+            commaSeparated("postgres.replica-jdbc-urls")),
         new SeqsyncConfig.Redis(optional("redis.uri"), integer("redis.embedded-port", 16379),
             keyStore("redis.truststore")),
         new SeqsyncConfig.Sequencer(
@@ -99,7 +101,7 @@ public final class ConfigLoader {
             duration("http.reply-budget", Duration.ofSeconds(2)),
             // 5 ms, Kafka's default, not 1: 35-49 % fewer produce requests at 1,000 sends/s and mostly lower
             // latencies on a full 2-core machine; 1 ms gains 3-4 ms of p50 where CPU is spare
-            // (docs/design.md, "The reply path").
+            // (docs/design.md, "Return paths").
             duration("http.command-linger", Duration.ofMillis(5)),
             // Off, as in the ws and Bun servers: permessage-deflate holds a compressor per socket on both
             // ends (docs/benchmarks.md, "Push socket memory").
@@ -205,6 +207,11 @@ public final class ConfigLoader {
   // Environment names lose the distinction between '.' and '-': compare the two spellings alike.
   private static String normalize(String name) {
     return name.toLowerCase(Locale.ROOT).replace('.', '-').replace('_', '-');
+  }
+
+  private List<String> commaSeparated(String name) {
+    return optional(name).stream().flatMap(value -> Arrays.stream(value.split(",")))
+        .map(String::trim).filter(item -> !item.isEmpty()).toList();
   }
 
   private Optional<String> optional(String name) {

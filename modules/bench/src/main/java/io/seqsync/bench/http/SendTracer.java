@@ -1,12 +1,13 @@
 package io.seqsync.bench.http;
 
+import io.seqsync.events.Announcements;
 import io.seqsync.events.EventSerdes;
 import io.seqsync.events.Topics;
 import io.seqsync.events.model.Event;
 import io.seqsync.events.model.Message;
 import io.seqsync.events.model.MessageAppended;
-import io.seqsync.store.Announcements;
-import io.seqsync.store.Outcome;
+import io.seqsync.events.model.OutcomeKind;
+import io.seqsync.events.model.StoredOutcome;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -102,9 +103,9 @@ final class SendTracer implements AutoCloseable {
   }
 
   private void announced(ConsumerRecord<String, byte[]> record, long now) {
-    for (Outcome outcome : Announcements.decode(record.value())) {
-      if (outcome.kind() == Outcome.Kind.APPENDED) {
-        announced.putIfAbsent(outcome.convId() + "#" + outcome.seq(), now);
+    for (StoredOutcome outcome : Announcements.decode(record.value())) {
+      if (outcome.getKind() == OutcomeKind.APPENDED) {
+        announced.putIfAbsent(outcome.getConvId() + "#" + outcome.getSeq(), now);
       }
     }
   }

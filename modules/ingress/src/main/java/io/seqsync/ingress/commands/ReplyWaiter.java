@@ -2,16 +2,18 @@ package io.seqsync.ingress.commands;
 
 import io.seqsync.config.KafkaConnection;
 import io.seqsync.events.model.DuplicateCommand;
-import io.seqsync.store.Outcome;
+import io.seqsync.events.model.OutcomeKind;
+import io.seqsync.events.model.StoredOutcome;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * Matches commands with what they came to. A send registers its commandId ({@link #expect})
  * before producing the command, then waits on the future: it completes with the projector's
- * {@link Outcome} for that commandId (announced on the announcements topic after the rows are
+ * {@link StoredOutcome} for that commandId (announced on the announcements topic after the rows are
  * committed) or with the sequencer's {@link DuplicateCommand} (the replies topic); both are read
  * {@code read_committed} by one {@link RepliesListener}. Waiters for a stored seq
  * ({@link #awaitStored}) complete when any APPENDED outcome of the conversation reaches that seq.
@@ -23,6 +25,7 @@ public final class ReplyWaiter implements AutoCloseable {
   private final Map<String, CompletableFuture<Reply>> pending = new ConcurrentHashMap<>();
   private final Map<String, Set<Watch>> watches = new ConcurrentHashMap<>();
   private volatile RepliesListener listener;
+  private volatile Consumer<StoredOutcome> appended = outcome -> { };
 
   /** A waiter fed only through {@link #onOutcome} and {@link #onDuplicate}; see {@link #start}. */
   public ReplyWaiter() {}
@@ -67,17 +70,28 @@ public final class ReplyWaiter implements AutoCloseable {
     return watch.future;
   }
 
+  /**
+   * Hands every APPENDED outcome to {@code listener} before any send waiting for it is answered
+   * (the read replicas' routing notes what this instance told a client is committed).
+   */
+  public void onAppended(Consumer<StoredOutcome> listener) {
+    this.appended = listener;
+  }
+
   /** An outcome the projector announced. */
-  public void onOutcome(Outcome outcome) {
+  public void onOutcome(StoredOutcome outcome) {
+    if (outcome.getKind() == OutcomeKind.APPENDED) {
+      appended.accept(outcome);
+    }
     // Removed before it completes: what completes it may answer the client at once.
-    CompletableFuture<Reply> reply = pending.remove(outcome.commandId());
+    CompletableFuture<Reply> reply = pending.remove(outcome.getCommandId());
     if (reply != null) {
       reply.complete(new Reply.Announced(outcome));
     }
-    if (outcome.kind() == Outcome.Kind.APPENDED) {
-      Set<Watch> set = watches.get(outcome.convId());
+    if (outcome.getKind() == OutcomeKind.APPENDED) {
+      Set<Watch> set = watches.get(outcome.getConvId());
       if (set != null) {
-        set.stream().filter(watch -> watch.seq <= outcome.seq()).forEach(watch -> watch.future.complete(null));
+        set.stream().filter(watch -> watch.seq <= outcome.getSeq()).forEach(watch -> watch.future.complete(null));
       }
     }
   }
