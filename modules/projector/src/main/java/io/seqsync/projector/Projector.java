@@ -6,14 +6,14 @@ import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.consumers.ConsumerLoop;
 import io.seqsync.consumers.OffsetStore;
 import io.seqsync.events.Topics;
+import io.seqsync.events.model.RecallApplied;
 import io.seqsync.projector.postgres.AppliedBatch;
 import io.seqsync.projector.postgres.ProjectionOffsets;
 import io.seqsync.projector.postgres.ProjectionWriter;
-import io.seqsync.events.model.RecallApplied;
 import io.seqsync.store.Database;
+import io.seqsync.store.StoredOffsets;
 import io.seqsync.store.keys.ContentKeys;
 import io.seqsync.store.keys.ContentOpener;
-import io.seqsync.store.StoredOffsets;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -190,7 +190,7 @@ public final class Projector implements AutoCloseable {
   private AppliedBatch store(DecodedBatch batch, Map<Integer, Long> from, ProjectionWriter.NewMessages newMessages) {
     return database.jdbi().inTransaction(handle -> {
       ProjectionOffsets.advance(handle, topic, from, batch.nextOffsets());
-      ProjectionResult result = writer.apply(handle, batch.events(), newMessages);
+      AppliedBatch result = writer.apply(handle, batch.events(), newMessages);
       // A recall erases: its message's keys go in the transaction that stores the recall.
       batch.events().forEach(event -> {
         if (event.getPayload() instanceof RecallApplied recall) {
