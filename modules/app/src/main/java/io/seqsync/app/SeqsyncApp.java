@@ -1,5 +1,6 @@
 package io.seqsync.app;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.config.Endpoints;
@@ -130,7 +131,8 @@ public final class SeqsyncApp implements AutoCloseable {
     RedisHealth redisHealth = own(new RedisHealth(redisEndpoint));
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     own(registry::close);
-    AnnouncementPublisher announcements = own(new AnnouncementPublisher(kafka, topics.announcements(), registry));
+    AnnouncementPublisher announcements = own(new AnnouncementPublisher(kafka, topics.announcements(), registry,
+        !config.postgres().replicaJdbcUrls().isEmpty()));
     ContentCrypto crypto = own(new ContentCrypto(config, database.jdbi()));
     Projector projector = own(new Projector(kafka, topics, database, announcements, registry, config.projector(),
         crypto.opener()));
@@ -138,7 +140,10 @@ public final class SeqsyncApp implements AutoCloseable {
     // Index, then push: a device told of a message finds it listed and counted.
     projector.addCommitListener(new ConversationIndexer(database.jdbi(), index, redisHealth, kafka,
         topics.events().name(), projector::assignedPartitions));
-    projector.addCommitListener(new PushPublisher(database.jdbi(), redis, redisHealth));
+    // Which devices hold a live push socket, on any instance: presence, push to devices and the
+    // push publisher's routing read it.
+    SocketRegistry sockets = new SocketRegistry(redis, config.presence().socketTtl());
+    projector.addCommitListener(new PushPublisher(new ConversationQueries(database.jdbi()), redis, sockets, redisHealth));
     projector.start();
     if (!config.archive().interval().isZero()) {
       own(new ArchiveSchedule(new MessageArchive(database.jdbi(), config.archive().hotDays()), config.archive().interval()));
@@ -156,9 +161,12 @@ public final class SeqsyncApp implements AutoCloseable {
         readReplicas.probe()));
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()))
         .sealingWith(crypto.sealing());
-    ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), topics.announcements().name()));
+    ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), topics.announcements().name(),
+        config.sequencer().applicationId() + "-ingress"));
+    FunctionCounter.builder("seqsync.replies.outcomes.heard", replies, ReplyWaiter::outcomesHeard)
+        .description("outcomes of commands announced to this instance").register(registry);
+    PushHub pushes = own(new PushHub(registry, PushHub.newInstanceId()).subscribe(redisEndpoint));
     replies.onAppended(outcome -> readReplicas.committed().committed(outcome.getConvId(), outcome.getSeq()));
-    PushHub pushes = own(new PushHub(registry).subscribe(redisEndpoint));
     ConversationQueries conversations = new ConversationQueries(requests.jdbi());
     IngressStores stores = new IngressStores(new MessageQueries(requests.jdbi()), conversations,
         new ConversationList(redis, new ConversationIndexRebuild(new IndexSourceQueries(requests.jdbi()), index),
@@ -176,8 +184,6 @@ public final class SeqsyncApp implements AutoCloseable {
             vapid.map(VapidKeys::publicKey), config.notifications().pushersPerUser()))
         .withReads(readReplicas.reads(jdbi -> new SyncQueries(jdbi, config.fetch().syncPageSize(),
             config.fetch().syncScreenConversations(), config.fetch().syncScreenBytes())));
-    // Which devices hold a live push socket, on any instance: presence, and push to devices, read it.
-    SocketRegistry sockets = new SocketRegistry(redis, config.presence().socketTtl());
     vapid.ifPresent(keys -> own(PushNotifications.start(config, kafka, topics, database.jdbi(), sockets, keys, registry)));
     Liveness liveness = own(Liveness.start(config.presence(), sockets, redis, redisEndpoint, stores.presence(),
         new AccessControl(conversations, stores.messages()), pushes));
