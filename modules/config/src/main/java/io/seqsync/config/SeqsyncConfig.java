@@ -17,7 +17,8 @@ import java.util.Optional;
 public record SeqsyncConfig(
     Path dataDir, Optional<String> instanceId, Kafka kafka, Postgres postgres, Redis redis, Sequencer sequencer, Http http, Auth auth,
     Projector projector, Fetch fetch, Delivery delivery, Archive archive, Health health, Limits limits,
-    Groups groups, Presence presence, Integrations integrations, ObjectStoreSettings objectStore, Notify notifications) {
+    Groups groups, Presence presence, Integrations integrations, ObjectStoreSettings objectStore, Notify notifications,
+    Erasure erasure) {
 
   public SeqsyncConfig {
     // Each lane holds at most its concurrency in connections: together they leave the projector,
@@ -37,7 +38,7 @@ public record SeqsyncConfig(
     Projector named = new Projector(projector.groupId(), Optional.of(projector.instanceId().orElse(instance)),
         projector.maxPollRecords(), projector.sessionTimeout(), projector.retryBackoff());
     return new SeqsyncConfig(dataDir, Optional.of(instance), kafka, postgres, redis, sequencer, http, auth, named,
-        fetch, delivery, archive, health, limits, groups, presence, integrations, objectStore, notifications);
+        fetch, delivery, archive, health, limits, groups, presence, integrations, objectStore, notifications, erasure);
   }
 
   /**
