@@ -1,5 +1,6 @@
 package io.seqsync.app;
 
+import io.seqsync.testkit.ApiClient;
 import static io.seqsync.app.EndToEnd.ok;
 import static io.seqsync.app.EndToEnd.send;
 import static io.seqsync.app.EndToEnd.seqs;

@@ -1,5 +1,7 @@
 package io.seqsync.app;
 
+import io.seqsync.testkit.ApiClient;
+import io.seqsync.testkit.StreamClient;
 import static io.seqsync.app.EndToEnd.awaitActivation;
 import static io.seqsync.app.EndToEnd.ok;
 import static io.seqsync.app.EndToEnd.send;

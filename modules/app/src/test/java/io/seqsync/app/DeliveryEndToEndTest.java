@@ -1,5 +1,6 @@
 package io.seqsync.app;
 
+import io.seqsync.testkit.ApiClient;
 import static io.seqsync.app.EndToEnd.accepted;
 import static io.seqsync.app.EndToEnd.await;
 import static io.seqsync.app.EndToEnd.metric;

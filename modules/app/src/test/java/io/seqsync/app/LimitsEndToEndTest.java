@@ -1,5 +1,7 @@
 package io.seqsync.app;
 
+import io.seqsync.testkit.ApiClient;
+import io.seqsync.testkit.StreamClient;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,5 +1,7 @@
 package io.seqsync.app;
 
+import io.seqsync.testkit.ApiClient;
+import io.seqsync.testkit.StreamClient;
 import static io.seqsync.app.EndToEnd.accepted;
 import static io.seqsync.app.EndToEnd.await;
 import static io.seqsync.app.EndToEnd.awaitActivation;
@@ -7,7 +9,7 @@ import static io.seqsync.app.EndToEnd.awaitUnread;
 import static io.seqsync.app.EndToEnd.entry;
 import static io.seqsync.app.EndToEnd.ok;
 import static io.seqsync.app.EndToEnd.send;
-import static io.seqsync.app.StreamClient.ofType;
+import static io.seqsync.testkit.StreamClient.ofType;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

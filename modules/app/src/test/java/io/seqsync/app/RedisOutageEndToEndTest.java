@@ -1,5 +1,6 @@
 package io.seqsync.app;
 
+import io.seqsync.testkit.ApiClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

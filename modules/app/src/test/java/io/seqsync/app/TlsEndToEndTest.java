@@ -1,8 +1,10 @@
 package io.seqsync.app;
 
+import io.seqsync.testkit.ApiClient;
+import io.seqsync.testkit.StreamClient;
 import static io.seqsync.app.EndToEnd.ok;
 import static io.seqsync.app.EndToEnd.send;
-import static io.seqsync.app.StreamClient.ofType;
+import static io.seqsync.testkit.StreamClient.ofType;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

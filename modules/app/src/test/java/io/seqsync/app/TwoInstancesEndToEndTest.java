@@ -1,6 +1,8 @@
 package io.seqsync.app;
 
-import static io.seqsync.app.StreamClient.ofType;
+import io.seqsync.testkit.ApiClient;
+import io.seqsync.testkit.StreamClient;
+import static io.seqsync.testkit.StreamClient.ofType;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,4 +1,4 @@
-package io.seqsync.app;
+package io.seqsync.testkit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,12 +15,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 
-/** A real WebSocket client of {@code /v1/stream} for tests: every frame received, parsed, in order. */
-final class StreamClient implements AutoCloseable {
+/** A real WebSocket client of {@code /v1/stream}: every frame received, parsed, in order. */
+public final class StreamClient implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** How the server closed the socket. */
-  record Close(int code, String reason) {}
+  public record Close(int code, String reason) {}
 
   private final BlockingQueue<JsonNode> frames = new LinkedBlockingQueue<>();
   private final CompletableFuture<Close> closed = new CompletableFuture<>();
@@ -63,29 +63,29 @@ final class StreamClient implements AutoCloseable {
   }
 
   /** Connects with the token in the Authorization header. */
-  static StreamClient withHeader(int port, String token) {
+  public static StreamClient withHeader(int port, String token) {
     return new StreamClient(HttpClient.newHttpClient().newWebSocketBuilder()
         .header("Authorization", "Bearer " + token).connectTimeout(Duration.ofSeconds(5)),
         URI.create("ws://127.0.0.1:" + port + "/v1/stream"));
   }
 
   /** Connects with the token as ?access_token=. */
-  static StreamClient withQueryToken(int port, String token) {
+  public static StreamClient withQueryToken(int port, String token) {
     return new StreamClient(HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5)),
         URI.create("ws://127.0.0.1:" + port + "/v1/stream?access_token=" + token));
   }
 
   /** After the frame being read now (or the next one), reads nothing more: a device that stalled. */
-  void pause() {
+  public void pause() {
     pausing = true;
   }
 
-  void send(String frame) {
+  public void send(String frame) {
     socket.sendText(frame, true).join();
   }
 
   /** Sends a frame; false when the socket is closed already. */
-  boolean trySend(String frame) {
+  public boolean trySend(String frame) {
     try {
       socket.sendText(frame, true).join();
       return true;
@@ -95,7 +95,7 @@ final class StreamClient implements AutoCloseable {
   }
 
   /** The next frame, or an AssertionError after {@code timeout}. */
-  JsonNode next(Duration timeout) {
+  public JsonNode next(Duration timeout) {
     try {
       JsonNode frame = frames.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
       if (frame == null) {
@@ -109,7 +109,7 @@ final class StreamClient implements AutoCloseable {
   }
 
   /** The next frame that matches, skipping others. */
-  JsonNode next(Predicate<JsonNode> matching, Duration timeout) {
+  public JsonNode next(Predicate<JsonNode> matching, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
       long left = deadline - System.nanoTime();
@@ -124,7 +124,7 @@ final class StreamClient implements AutoCloseable {
   }
 
   /** How the server closed the socket, once it has; an AssertionError if not within {@code timeout}. */
-  Close closed(Duration timeout) {
+  public Close closed(Duration timeout) {
     try {
       return closed.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
@@ -138,15 +138,15 @@ final class StreamClient implements AutoCloseable {
   }
 
   /** The code the server closed the socket with (-1: it failed), or an AssertionError after {@code timeout}. */
-  int closeCode(Duration timeout) {
+  public int closeCode(Duration timeout) {
     return closed(timeout).code();
   }
 
-  boolean isClosed() {
+  public boolean isClosed() {
     return closed.isDone();
   }
 
-  static Predicate<JsonNode> ofType(String type) {
+  public static Predicate<JsonNode> ofType(String type) {
     return frame -> type.equals(frame.path("type").asText());
   }
 
