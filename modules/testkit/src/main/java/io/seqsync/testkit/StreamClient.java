@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /** A real WebSocket client of {@code /v1/stream}: every frame received, parsed, in order. */
@@ -26,8 +27,10 @@ public final class StreamClient implements AutoCloseable {
   private final CompletableFuture<Close> closed = new CompletableFuture<>();
   private final WebSocket socket;
   private volatile boolean pausing;
+  private final Consumer<JsonNode> tap;
 
-  private StreamClient(WebSocket.Builder builder, URI uri) {
+  private StreamClient(WebSocket.Builder builder, URI uri, Consumer<JsonNode> tap) {
+    this.tap = tap;
     socket = builder.buildAsync(uri, new WebSocket.Listener() {
       private final StringBuilder partial = new StringBuilder();
 
@@ -36,7 +39,12 @@ public final class StreamClient implements AutoCloseable {
         partial.append(data);
         if (last) {
           try {
-            frames.add(JSON.readTree(partial.toString()));
+            JsonNode frame = JSON.readTree(partial.toString());
+            if (tap != null) {
+              tap.accept(frame);
+            } else {
+              frames.add(frame);
+            }
           } catch (Exception e) {
             throw new IllegalStateException("not JSON: " + partial, e);
           }
@@ -66,13 +74,21 @@ public final class StreamClient implements AutoCloseable {
   public static StreamClient withHeader(int port, String token) {
     return new StreamClient(HttpClient.newHttpClient().newWebSocketBuilder()
         .header("Authorization", "Bearer " + token).connectTimeout(Duration.ofSeconds(5)),
-        URI.create("ws://127.0.0.1:" + port + "/v1/stream"));
+        URI.create("ws://127.0.0.1:" + port + "/v1/stream"), null);
   }
 
   /** Connects with the token as ?access_token=. */
   public static StreamClient withQueryToken(int port, String token) {
-    return new StreamClient(HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5)),
-        URI.create("ws://127.0.0.1:" + port + "/v1/stream?access_token=" + token));
+    return tapped(HttpClient.newHttpClient(), port, token, null);
+  }
+
+  /**
+   * Connects with the token as ?access_token= through {@code http}; every frame goes to {@code tap}
+   * as it arrives (on the client's thread), none is queued for {@link #next}.
+   */
+  public static StreamClient tapped(HttpClient http, int port, String token, Consumer<JsonNode> tap) {
+    return new StreamClient(http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5)),
+        URI.create("ws://127.0.0.1:" + port + "/v1/stream?access_token=" + token), tap);
   }
 
   /** After the frame being read now (or the next one), reads nothing more: a device that stalled. */
