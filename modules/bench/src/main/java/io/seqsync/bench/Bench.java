@@ -29,7 +29,7 @@ public abstract class Bench implements Callable<Integer> {
   CommandSpec spec;
 
   /** The result's rows; a benchmark adds one per phase it measured. */
-  protected final List<Map<String, Object>> rows = new ArrayList<>();
+  protected final List<Object> rows = new ArrayList<>();
 
   /** The result's name: the file is {@code name-time.json}. */
   protected abstract String name();

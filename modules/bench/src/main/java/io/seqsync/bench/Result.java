@@ -19,7 +19,7 @@ import java.util.Map;
  * and to stdout.
  */
 public record Result(String benchmark, String started, double seconds, int cores, String loadBefore, String loadAfter,
-    Map<String, Object> options, List<Map<String, Object>> rows) {
+    Map<String, Object> options, List<Object> rows) {
 
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
   private static final DateTimeFormatter FILE_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);

@@ -2,7 +2,7 @@ package io.seqsync.bench.peer;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.bench.BenchSupport;
-import io.seqsync.bench.http.RawHttpClient;
+import io.seqsync.testkit.ApiClient;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class SeqsyncDevice implements WebSocket.Listener, AutoCloseable {
   private final SeqsyncPeer peer;
   private final Peer.Receiver receiver;
-  private final RawHttpClient http;
+  private final ApiClient http;
   private final String auth;
   private final BitSet[] held;
   private final HttpClient wsClient;
@@ -49,12 +49,12 @@ final class SeqsyncDevice implements WebSocket.Listener, AutoCloseable {
   private volatile boolean closed;
   private volatile WebSocket socket;
 
-  private SeqsyncDevice(SeqsyncPeer peer, Peer.Receiver receiver, RawHttpClient http, int conversations, int fetchers) {
+  private SeqsyncDevice(SeqsyncPeer peer, Peer.Receiver receiver, ApiClient http, int conversations, int fetchers) {
     this.gapFetchers = Executors.newFixedThreadPool(fetchers, BenchSupport.daemonThreads("bench-gaps-"));
     this.peer = peer;
     this.receiver = receiver;
-    this.http = http;
     this.auth = peer.auth(receiver);
+    this.http = http.as(auth.substring(7));
     this.held = new BitSet[conversations];
     for (int k = 0; k < conversations; k++) {
       held[k] = new BitSet();
@@ -63,7 +63,7 @@ final class SeqsyncDevice implements WebSocket.Listener, AutoCloseable {
         .executor(Executors.newFixedThreadPool(2, BenchSupport.daemonThreads("bench-ws-"))).build();
   }
 
-  static SeqsyncDevice connect(SeqsyncPeer peer, Peer.Receiver receiver, RawHttpClient http) {
+  static SeqsyncDevice connect(SeqsyncPeer peer, Peer.Receiver receiver, ApiClient http) {
     SeqsyncDevice device = new SeqsyncDevice(peer, receiver, http, peer.conversations(), peer.fetchers());
     device.open();
     device.watchdog.scheduleWithFixedDelay(() -> {
@@ -116,7 +116,7 @@ final class SeqsyncDevice implements WebSocket.Listener, AutoCloseable {
     partial.append(data);
     if (last) {
       try {
-        JsonNode frame = SeqsyncPeer.JSON.readTree(partial.toString());
+        JsonNode frame = ApiClient.JSON.readTree(partial.toString());
         switch (frame.path("type").asText()) {
           case "message" -> hold(frame.path("message"), now);
           case "sync" -> {
@@ -160,7 +160,7 @@ final class SeqsyncDevice implements WebSocket.Listener, AutoCloseable {
         return;
       }
       try {
-        fetchAfter(http, auth, convId, missing - 1, this);
+        fetchAfter(http, convId, missing - 1, this);
         return;
       } catch (Exception e) {
         pagesFailed.incrementAndGet();
@@ -178,17 +178,16 @@ final class SeqsyncDevice implements WebSocket.Listener, AutoCloseable {
   }
 
   /** Pages {@code convId} from after {@code seq} to its end, recording each message (into {@code device} too, if any). */
-  static void fetchAfter(RawHttpClient http, String auth, String convId, long seq, SeqsyncDevice device) throws Exception {
+  static void fetchAfter(ApiClient http, String convId, long seq, SeqsyncDevice device) {
     long after = seq;
     boolean more = true;
     while (more) {
-      RawHttpClient.Response page = http.send(RawHttpClient.get("/v1/conversations/" + convId + "/messages?after=" + after
-          + "&limit=50", auth)).get(30, TimeUnit.SECONDS);
+      ApiClient.Response page = http.get("/v1/conversations/" + convId + "/messages?after=" + after + "&limit=50");
       long now = System.nanoTime();
       if (page.status() != 200) {
-        throw new IllegalStateException("GET " + convId + " after " + after + ": " + page.status() + " " + new String(page.body()));
+        throw new IllegalStateException("GET " + convId + " after " + after + ": " + page.status() + " " + page.body());
       }
-      JsonNode body = SeqsyncPeer.json(page.body());
+      JsonNode body = page.body();
       for (JsonNode message : body.path("messages")) {
         if (device != null) {
           device.hold(message, now);
