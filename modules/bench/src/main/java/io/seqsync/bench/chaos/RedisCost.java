@@ -1,6 +1,5 @@
 package io.seqsync.bench.chaos;
 
-import java.util.Locale;
 import redis.clients.jedis.Jedis;
 
 /**

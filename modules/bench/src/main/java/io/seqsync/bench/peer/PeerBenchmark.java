@@ -1,6 +1,5 @@
 package io.seqsync.bench.peer;
 
-import io.seqsync.bench.BenchSupport;
 import io.seqsync.bench.Bench;
 import io.seqsync.bench.Result;
 import java.nio.file.Path;
@@ -13,11 +12,8 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
