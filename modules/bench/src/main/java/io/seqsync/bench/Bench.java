@@ -31,8 +31,10 @@ public abstract class Bench implements Callable<Integer> {
   /** The result's rows; a benchmark adds one per phase it measured. */
   protected final List<Object> rows = new ArrayList<>();
 
-  /** The result's name: the file is {@code name-time.json}. */
-  protected abstract String name();
+  /** The result's name, the command's without "bench-": the file is {@code name-time.json}. */
+  private String name() {
+    return spec.name().replaceFirst("^bench-", "");
+  }
 
   /** Measures, adding rows; false when a check failed (exit status 1). */
   protected abstract boolean measure() throws Exception;

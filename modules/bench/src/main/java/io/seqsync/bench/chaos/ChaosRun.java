@@ -78,10 +78,6 @@ public final class ChaosRun extends Bench {
     Bench.main(new ChaosRun(), args);
   }
 
-  @Override
-  protected String name() {
-    return "chaos";
-  }
 
   @Override
   protected boolean measure() throws Exception {

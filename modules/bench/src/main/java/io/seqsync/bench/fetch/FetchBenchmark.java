@@ -58,10 +58,6 @@ public final class FetchBenchmark extends Bench {
     Bench.main(new FetchBenchmark(), args);
   }
 
-  @Override
-  protected String name() {
-    return "fetch";
-  }
 
   @Override
   protected boolean measure() throws Exception {

@@ -64,10 +64,6 @@ public final class LaneBenchmark extends Bench {
     Bench.main(new LaneBenchmark(), args);
   }
 
-  @Override
-  protected String name() {
-    return "lanes";
-  }
 
   @Override
   protected boolean measure() throws Exception {

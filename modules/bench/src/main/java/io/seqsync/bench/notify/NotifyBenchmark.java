@@ -59,10 +59,6 @@ public final class NotifyBenchmark extends Bench {
     Bench.main(new NotifyBenchmark(), args);
   }
 
-  @Override
-  protected String name() {
-    return "notify";
-  }
 
   @Override
   protected boolean measure() throws Exception {

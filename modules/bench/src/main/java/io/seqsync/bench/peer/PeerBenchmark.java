@@ -72,10 +72,6 @@ public final class PeerBenchmark extends Bench {
     Bench.main(new PeerBenchmark(), args);
   }
 
-  @Override
-  protected String name() {
-    return "peer";
-  }
 
   @Override
   protected boolean measure() throws Exception {

@@ -53,10 +53,6 @@ public final class PushBenchmark extends Bench {
     Bench.main(new PushBenchmark(), args);
   }
 
-  @Override
-  protected String name() {
-    return "push";
-  }
 
   @Override
   protected boolean measure() throws Exception {

@@ -45,10 +45,6 @@ public final class ReplayBenchmark extends Bench {
     Bench.main(new ReplayBenchmark(), args);
   }
 
-  @Override
-  protected String name() {
-    return "replay";
-  }
 
   @Override
   protected boolean measure() throws Exception {

@@ -53,10 +53,6 @@ public final class RestartBenchmark extends Bench {
     Bench.main(new RestartBenchmark(), args);
   }
 
-  @Override
-  protected String name() {
-    return "restart";
-  }
 
   @Override
   protected boolean measure() throws Exception {

@@ -30,7 +30,7 @@ import picocli.CommandLine.Option;
  * {@code sequencer.commit-interval} given (one app start each). Before each rate, the same load
  * against {@link ProduceReference} (produce to Kafka and answer): the floor, in the same run.
  */
-@Command(name = "bench-http", mixinStandardHelpOptions = true)
+@Command(name = "bench-send", mixinStandardHelpOptions = true)
 public final class SendBenchmark extends Bench {
   @Option(names = "--rates", split = ",", description = "offered sends/s (default: ${DEFAULT-VALUE})")
   List<Integer> rates = List.of(100, 200, 500, 1000, 2000, 5000);
@@ -59,10 +59,6 @@ public final class SendBenchmark extends Bench {
     Bench.main(new SendBenchmark(), args);
   }
 
-  @Override
-  protected String name() {
-    return "send";
-  }
 
   @Override
   protected boolean measure() throws Exception {

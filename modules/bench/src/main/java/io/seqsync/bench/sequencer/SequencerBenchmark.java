@@ -100,10 +100,6 @@ public final class SequencerBenchmark extends Bench {
     Bench.main(new SequencerBenchmark(), args);
   }
 
-  @Override
-  protected String name() {
-    return "sequencer";
-  }
 
   @Override
   protected boolean measure() {
