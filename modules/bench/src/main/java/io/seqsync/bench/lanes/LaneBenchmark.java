@@ -9,12 +9,11 @@ import io.seqsync.bench.Latencies;
 import io.seqsync.bench.OpenLoop;
 import io.seqsync.bench.Result;
 import io.seqsync.bench.Tally;
+import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.testkit.ApiClient;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -29,8 +28,7 @@ import picocli.CommandLine.Option;
  * alone, then while a flood of history paging ({@code before} and {@code after&until} pages)
  * saturates the paging lane, with clients that wait as {@code Retry-After} says (polite) and with
  * clients that come back at once (rude), in rounds of the three, on the whole app in this JVM with
- * its default fetch settings. The history is written straight into PostgreSQL (fetches never look
- * at Kafka). Requests take random devices' tokens, so that the lanes are measured, not the buckets.
+ * its default fetch settings. Requests take random devices' tokens, so that the lanes are measured, not the buckets.
  */
 @Command(name = "bench-lanes", mixinStandardHelpOptions = true)
 public final class LaneBenchmark extends Bench {
@@ -69,8 +67,10 @@ public final class LaneBenchmark extends Bench {
   protected boolean measure() throws Exception {
     Path dir = Files.createTempDirectory("seqsync-bench-lanes-");
     // The defaults of the fetch lanes, the bucket raised: the lanes are measured.
-    try (SeqsyncApp app = InJvmApp.start(InJvmApp.config(dir, Map.of()))) {
-      writeHistory(app);
+    SeqsyncConfig config = InJvmApp.config(dir, Map.of());
+    try (SeqsyncApp app = InJvmApp.start(config)) {
+      System.err.printf("   writing %,d x %,d messages%n", conversations, messages);
+      new History(conversations, messages).write(app, config);
       // Apart, so that the flood's connections do not queue the first screens client-side.
       HttpClient screenHttp = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
       HttpClient floodHttp = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -151,48 +151,6 @@ public final class LaneBenchmark extends Bench {
         }
       } catch (RuntimeException e) {
         tally.error(String.valueOf(e));
-      }
-    }
-  }
-
-  /** {@code conversations} direct conversations of {@code messages} messages, in one statement each. */
-  private void writeHistory(SeqsyncApp app) throws java.sql.SQLException {
-    System.err.printf("   writing %,d x %,d messages into PostgreSQL%n", conversations, messages);
-    try (Connection connection = History.jdbc(app)) {
-      connection.setAutoCommit(false);
-      try (PreparedStatement conversation = connection.prepareStatement("insert into conversations"
-              + " (conv_id, kind, latest_seq, last_activity) values (?, 'direct', ?, ?)");
-          PreparedStatement members = connection.prepareStatement(
-              "insert into conversation_members (conv_id, user_id) values (?, ?), (?, ?)");
-          PreparedStatement history = connection.prepareStatement("insert into messages (conv_id, seq, msg_id,"
-              + " sender_id, sender_device, client_msg_id, type, content, create_time) select ?, s, ? + s,"
-              + " case when s % 2 = 0 then ? else ? end, 'bench', 'lane-' || ? || '-' || s, 'text',"
-              + " 'history message ' || s || ' ' || repeat('y', 80), 1700000000000 + s from generate_series(1, ?) s")) {
-        for (int k = 0; k < conversations; k++) {
-          long user = History.userA(k);
-          String convId = "d:" + user + ":" + (user + 1);
-          conversation.setString(1, convId);
-          conversation.setLong(2, messages);
-          conversation.setLong(3, 1_700_000_000_000L + messages);
-          conversation.executeUpdate();
-          members.setString(1, convId);
-          members.setLong(2, user);
-          members.setString(3, convId);
-          members.setLong(4, user + 1);
-          members.executeUpdate();
-          history.setString(1, convId);
-          history.setLong(2, 1_000_000_000_000L + (long) k * messages);
-          history.setLong(3, user);
-          history.setLong(4, user + 1);
-          history.setInt(5, k);
-          history.setInt(6, messages);
-          history.executeUpdate();
-        }
-      }
-      connection.commit();
-      connection.setAutoCommit(true);
-      try (PreparedStatement analyze = connection.prepareStatement("analyze")) {
-        analyze.execute();
       }
     }
   }
