@@ -17,16 +17,16 @@ import { messagesPath } from '../../clients/js/src/puller.js';
 class NaiveClient extends SeqsyncClient {
   async opened() {
     if (!this.armed) return super.opened();
-    const round = (this.handshakes += 1);
+    const round = (this.rounds = (this.rounds ?? 0) + 1);
     try {
       await Promise.all([...this.conversations.values()].map(async (conv) => {
         const page = await this.api.call('GET', messagesPath(conv.convId), { kind: 'fetch' }); // from the device cursor
         this.puller.take(conv, page, 'catchup');
         if (conv.missing()) await this.puller.pull(conv, 'catchup');
       }));
-      if (round === this.handshakes) this.connection.live();
+      if (round === this.rounds) this.connection.live();
     } catch (error) {
-      if (round === this.handshakes) this.connection.restart();
+      if (round === this.rounds) this.connection.restart();
     }
   }
 

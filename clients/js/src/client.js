@@ -4,7 +4,7 @@
 // clientMsgId. The app owns the UI: it listens to events and reports what it rendered.
 import { attachmentMessageType, attachmentUrl, uploadAttachment } from './attachments.js';
 import { Api, expiresSoon, parseToken } from './api.js';
-import { actionPath, applyNotice, isActionNotice, stateKnownThrough, withoutActions } from './actions.js';
+import { actionPath } from './actions.js';
 import { Connection } from './connection.js';
 import { Conversation } from './conversation.js';
 import { Emitter, once } from './emitter.js';
@@ -15,54 +15,17 @@ import { Puller } from './puller.js';
 import { Reporter } from './reporter.js';
 import { MemoryStore } from './store.js';
 import { applyFrame, applySyncEntry } from './frames.js';
-import { takeScreen } from './screens.js';
-import { countNew, listOf, localUnread, mergeListEntry, summary } from './list.js';
+import { Handshake } from './handshake.js';
+import { ingest } from './intake.js';
+import { listOf, localUnread, mergeListEntry, summary } from './list.js';
 
 /** @typedef {import('./conversation.js').Message} Message */
 /** @typedef {import('./connection.js').ConnectionState} ConnectionState */
 /** @typedef {import('./outbox.js').PendingSend} PendingSend */
 /** @typedef {ReturnType<typeof summary>} ConversationSummary */
 
-/**
- * @typedef {object} ClientEvents
- * @property {{convId: string, message: Message, source: import('./conversation.js').MessageSource}} message
- *   a message new to this client; the live tail's come in seq order without gaps
- * @property {{convId: string, message?: Message, pending?: PendingSend}} updated a held message changed (recalled,
- *   edited, reacted to), or a send failed for good
- * @property {{convId: string, userId: string, seq: number}} receipt another member read up to seq (R19)
- * @property {{convId: string, text: string | null, deviceId: string}} draft the user's draft, written on another device (R21)
- * @property {{conversations: ConversationSummary[]}} list the conversation list or its unread counts changed
- * @property {{state: ConnectionState, attempt: number, delayMs?: number}} state the connection's state changed
- * @property {{convId: string, added: string[], removed: string[]}} membership
- * @property {{error: unknown, during: string}} error something failed that the client will retry or has given up
- * @property {import('./liveness.js').Typing} typing another member started typing, or stopped (or their timeout passed)
- * @property {import('./liveness.js').Presence} presence a watched user's presence, now or changed
- * @property {import('./liveness.js').Delivered} delivered a device of another member got messages up to seq
- * @property {{convId: string}} cleared the conversation's local messages were deleted (clearLocalMessages)
- */
-
-/**
- * @typedef {object} ClientOptions
- * @property {string} baseUrl the server, e.g. `https://chat.example.com`
- * @property {string} token a bearer token (API.md: Identity)
- * @property {() => Promise<string>} [getToken] a new token for the same user and device: asked for when the server
- *   refuses the current one (an HTTP 401, or the stream closed with 4401 as the token expired or its device signed
- *   out) and before the stream connects with a token that expires within 5 s; without it such a client stops
- *   being served until it is made anew with a new token
- * @property {any} [WebSocket] the WebSocket constructor (default: the global one; in Node 20 pass the ws package's)
- * @property {typeof fetch} [fetch] default: the global fetch
- * @property {import('./store.js').SeqsyncStore} [store] where cursors and unsent messages persist (default: memory);
- *   a store with the message methods (IndexedDbStore, SqliteStore, MemoryStore) also keeps the local copy
- * @property {number} [retentionDays] how long the local copy keeps a message, from its createTime (default 30)
- * @property {'http' | 'stream'} [handshake] `stream` (default, the library's one path): the handshake the stream
- *   sends first, which costs no request and carries each conversation's first screen; `http`: POST /v1/sync with
- *   this device's cursors on every connect as well (one request more; kept for comparison in scripts/bench-reconnect)
- * @property {import('./backoff.js').BackoffOptions} [backoff] reconnects, and a failed pull's retries
- * @property {number} [ackIntervalMs] how long acks and telemetry are batched (default 200)
- * @property {number} [draftDelayMs] how long a draft waits for more typing before it is saved (default 300)
- * @property {boolean} [telemetry] report renders (R24, default true)
- * @property {number} [pingIntervalMs]
- */
+/** @typedef {import('./client-options.js').ClientEvents} ClientEvents */
+/** @typedef {import('./client-options.js').ClientOptions} ClientOptions */
 
 /** @extends {Emitter<ClientEvents>} */
 export class SeqsyncClient extends Emitter {
@@ -72,7 +35,7 @@ export class SeqsyncClient extends Emitter {
     const { baseUrl, token, store = new MemoryStore(), handshake = 'stream' } = options;
     this.me = parseToken(token);
     this.store = store;
-    this.handshakeMode = handshake;
+    this.handshake = new Handshake(this, handshake);
     this.draftDelayMs = options.draftDelayMs ?? 300;
     this.api = new Api({ baseUrl, token, getToken: options.getToken, fetch: options.fetch });
     /** @type {Map<string, Conversation>} */
@@ -109,7 +72,6 @@ export class SeqsyncClient extends Emitter {
     this.draftTimers = new Map();
     this.local = new LocalCopy(this, store, { retentionDays: options.retentionDays });
     this.loaded = false;
-    this.handshakes = 0;
     this.liveness = new Liveness(this);
   }
 
@@ -474,102 +436,14 @@ export class SeqsyncClient extends Emitter {
   }
 
   /** @private */
-  async opened() {
-    const connection = this.handshakes += 1;
-    if (this.handshakeMode === 'stream') return; // the stream's first frame is the handshake
-    /** @type {Record<string, number>} */
-    const cursors = {};
-    for (const conv of this.conversations.values()) if (conv.base > 0) cursors[conv.convId] = conv.base;
-    await this.syncPages(connection, cursors, undefined, (entries) => this.syncedPage(entries), () => this.synced());
-  }
-
-  /**
-   * The handshake's pages (R13) from `next` on (the first page when undefined), asked one after
-   * another, never two at once, each applied as it comes; then `done`, unless a newer connection
-   * took over meanwhile. A page that fails restarts the connection, as a failed handshake does.
-   * @private
-   * @param {number} connection
-   * @param {Record<string, number>} cursors
-   * @param {string | undefined} next
-   * @param {(entries: any[]) => void} apply
-   * @param {() => void} done
-   */
-  async syncPages(connection, cursors, next, apply, done) {
-    try {
-      do {
-        const body = next === undefined ? { cursors } : { cursors, next };
-        const answer = await this.api.call('POST', '/v1/sync', { kind: 'sync', body });
-        if (connection !== this.handshakes) return;
-        apply(answer.conversations);
-        next = answer.limited ? answer.next : undefined;
-      } while (next !== undefined);
-      done();
-    } catch (error) {
-      this.failed(error, 'handshake');
-      if (connection === this.handshakes) this.connection.restart();
-    }
-  }
-
-  /**
-   * One page of a handshake's answer (R13): only the conversations with something new; pull those.
-   * @private
-   * @param {any[]} entries
-   */
-  syncedPage(entries) {
-    for (const entry of entries) {
-      const conv = this.catchUp(entry);
-      if (conv.base > entry.deviceCursor && !conv.ahead()) this.reporter.resend(conv); // a lost ack (R14)
-    }
-    if (entries.length > 0) this.listChanged();
-  }
-
-  /** The whole handshake is in: live. @private */
-  synced() {
-    this.connection.live();
-    this.liveness.reconnected();
-    this.outbox.retryAll();
-    this.reporter.flush();
-  }
-
-  /**
-   * One handshake entry applied; what it shows missing is pulled.
-   * @private
-   * @param {any} entry
-   */
-  catchUp(entry) {
-    const conv = this.conversation(entry.convId);
-    applySyncEntry(conv, entry);
-    conv.listed = true;
-    takeScreen(conv, entry, (held, messages) => this.ingest(held, messages, 'catchup'));
-    if (conv.missing() || !conv.anchored || conv.ahead()) this.puller.pull(conv, 'catchup');
-    return conv;
+  opened() {
+    return this.handshake.opened();
   }
 
   /** @private @param {any} frame */
   frame(frame) {
-    if (frame.type === 'sync') {
-      // The frame is the handshake's first page; a limited one's rest is asked over HTTP, with no
-      // cursors, as the frame was computed (the device's server cursors decide).
-      const connection = this.handshakes;
-      const rest = frame.limited && frame.next ? frame.next : undefined;
-      if (this.handshakeMode === 'stream') {
-        this.syncedPage(frame.conversations ?? []);
-        if (rest === undefined) this.synced();
-        else this.syncPages(connection, {}, rest, (entries) => this.syncedPage(entries), () => this.synced());
-        return;
-      }
-      // The server subscribes a socket to pushes after its upgrade, so POST /v1/sync, sent on open,
-      // can be answered first: what is committed in between is neither listed nor pushed. The
-      // stream's own handshake is computed after the subscription: what it shows is pulled too.
-      const pull = (/** @type {any[]} */ entries) => {
-        for (const entry of entries) this.catchUp(entry);
-        if (entries.length > 0) this.listChanged();
-      };
-      pull(frame.conversations ?? []);
-      if (rest !== undefined) this.syncPages(connection, {}, rest, pull, () => {});
-      return;
-    }
-    applyFrame(this, frame);
+    if (frame.type === 'sync') this.handshake.frame(frame);
+    else applyFrame(this, frame);
   }
 
   /**
@@ -581,45 +455,7 @@ export class SeqsyncClient extends Emitter {
    * @param {number} [watermark] the latestSeq of the page they came in, as of which their state is
    */
   ingest(conv, messages, source, watermark = conv.latestSeq) {
-    const before = conv.latestSeq;
-    for (const message of [...messages].sort((a, b) => a.seq - b.seq)) {
-      const outcome = conv.add(message);
-      this.outbox.settle(message, this.me.userId);
-      if (outcome !== 'same') {
-        const held = conv.messages.get(message.seq);
-        if (held) stateKnownThrough(held, source === 'push' || source === 'store' ? message.seq : watermark);
-      }
-      if (message.type === 'recall') {
-        const recalled = conv.recall(Number(message.content));
-        if (recalled) {
-          conv.messages.set(recalled.seq, withoutActions(recalled));
-          this.emit('updated', { convId: conv.convId, message: conv.messages.get(recalled.seq) });
-        }
-      }
-      if (isActionNotice(message)) {
-        const changed = applyNotice(conv, message, this.me.userId);
-        if (changed) this.emit('updated', { convId: conv.convId, message: changed });
-      }
-      if (outcome === 'updated') this.emit('updated', { convId: conv.convId, message: conv.messages.get(message.seq) });
-      if (outcome !== 'new') continue;
-      if (message.seq <= conv.delivered) {
-        if (conv.hand(message.seq)) this.emit('message', { convId: conv.convId, message, source });
-      }
-      else conv.sources.set(message.seq, source);
-      if (message.seq > before && source !== 'history' && source !== 'store') this.counted(conv, message);
-    }
-    for (const { message, source: cameBy } of conv.takeDeliverable()) {
-      this.emit('message', { convId: conv.convId, message, source: cameBy });
-    }
-    if ((conv.missing() && source !== 'history' && source !== 'first-screen' && source !== 'store') || conv.ahead()) {
-      this.puller.pull(conv, 'fill');
-    }
-    if (conv.latestSeq > before) this.listChanged();
-  }
-
-  /** @private @param {Conversation} conv @param {Message} message a message newer than any seen */
-  counted(conv, message) {
-    countNew(conv, message, this.me.userId);
+    ingest(this, conv, messages, source, watermark);
   }
 
   /** @param {Conversation} conv @returns {number | null} unread from the messages held, null when some are missing */

@@ -2,6 +2,7 @@ package io.seqsync.app;
 
 import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.consumers.ProjectionLag;
 import io.seqsync.events.Topics;
 import io.seqsync.ingress.health.HealthProbe;
 import io.seqsync.projector.DeliveryProjector;
@@ -9,7 +10,7 @@ import io.seqsync.projector.Projector;
 import io.seqsync.redis.RedisHealth;
 import io.seqsync.sequencer.SequencerService;
 import io.seqsync.store.Database;
-import io.seqsync.store.ProjectionLag;
+import io.seqsync.store.StoredOffsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -26,7 +27,8 @@ final class HealthProbes implements AutoCloseable {
   HealthProbes(SeqsyncConfig config, KafkaConnection kafka, Topics topics, RedisHealth redis,
       CompletableFuture<SequencerService> sequencer, Projector projector, DeliveryProjector delivery, Database database) {
     this.groups = new ConsumerGroups(kafka);
-    this.lag = new ProjectionLag(kafka, topics.events().name(), database.jdbi());
+    this.lag = new ProjectionLag(kafka, topics.events().name(),
+        (topic, timeout) -> StoredOffsets.read(database.jdbi(), topic, timeout));
     this.probes = List.of(new RedisProbe(redis),
         new SequencerProbe(sequencer, config.sequencer().applicationId(), groups),
         new ProjectorProbe("eventProjector", config.projector().groupId(), projector::assignedPartitions,

@@ -1,8 +1,8 @@
 package io.seqsync.app;
 
+import io.seqsync.consumers.ProjectionLag;
 import io.seqsync.ingress.health.DependencyState;
 import io.seqsync.ingress.health.HealthProbe;
-import io.seqsync.store.ProjectionLag;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -98,7 +98,7 @@ public final class ConfigLoader {
             duration("http.reply-budget", Duration.ofSeconds(2)),
             // 5 ms, Kafka's default, not 1: 35-49 % fewer produce requests at 1,000 sends/s and mostly lower
             // latencies on a full 2-core machine; 1 ms gains 3-4 ms of p50 where CPU is spare
-            // (docs/design.md, "The reply path").
+            // (docs/design.md, "Return paths").
             duration("http.command-linger", Duration.ofMillis(5)),
             // Off, as in the ws and Bun servers: permessage-deflate holds a compressor per socket on both
             // ends (docs/benchmarks.md, "Push socket memory").

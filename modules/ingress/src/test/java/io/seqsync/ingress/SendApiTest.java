@@ -6,21 +6,21 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.consumers.TopicAdmin;
+import io.seqsync.events.Announcements;
 import io.seqsync.events.Commands;
 import io.seqsync.events.EventSerdes;
-import io.seqsync.events.TopicAdmin;
 import io.seqsync.events.Topics;
 import io.seqsync.events.model.Command;
 import io.seqsync.events.model.DuplicateCommand;
 import io.seqsync.events.model.MessageType;
 import io.seqsync.events.model.RecallMessage;
 import io.seqsync.events.model.SendMessage;
+import io.seqsync.events.model.StoredOutcome;
 import io.seqsync.ingress.commands.CommandPublisher;
 import io.seqsync.ingress.commands.ReplyWaiter;
 import io.seqsync.localstack.EmbeddedKafka;
 import io.seqsync.localstack.LocalPostgres;
-import io.seqsync.store.Announcements;
-import io.seqsync.store.Outcome;
 import java.net.http.HttpRequest;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -97,7 +97,7 @@ class SendApiTest {
   }
 
   // As the projector does after its commit.
-  private static void announce(List<Outcome> outcomes) {
+  private static void announce(List<StoredOutcome> outcomes) {
     try {
       announcer.send(new ProducerRecord<>(topics.announcements().name(), Announcements.encode(outcomes)))
           .get(WAIT.toSeconds(), TimeUnit.SECONDS);
@@ -147,7 +147,7 @@ class SendApiTest {
 
     Command command = commands.next(sendOf(clientMsgId), WAIT).value();
     assertThat(((SendMessage) command.getPayload()).getContent()).isEqualTo("late body");
-    announce(List.of(Outcome.appended(command.getCommandId(), CONV, 51, 5151, 1_764_410_000_000L)));
+    announce(List.of(Announcements.appended(command.getCommandId(), CONV, 51, 5151, 1_764_410_000_000L)));
     Http.Response response = answer.get(WAIT.toSeconds(), TimeUnit.SECONDS);
     assertThat(response.status()).as(response.body()).isEqualTo(200);
     assertThat(response.json().get("message").get("seq").asLong()).isEqualTo(51);
@@ -170,7 +170,7 @@ class SendApiTest {
     assertThat(payload.getContent()).isEqualTo("https://x/y.png");
 
     // Someone else's outcome, and an outcome announced before the rows exist, change nothing.
-    announce(List.of(Outcome.appended("another-command", CONV, 9, 9, 0)));
+    announce(List.of(Announcements.appended("another-command", CONV, 9, 9, 0)));
     Thread.sleep(200);
     assertThat(answer).isNotDone();
 
@@ -217,7 +217,7 @@ class SendApiTest {
     CompletableFuture<Http.Response> answer = test.http.postAsync(SEND, phone, send(clientMsgId, "text", "from the outcome"));
     Command command = commands.next(sendOf(clientMsgId), WAIT).value();
     // No row: the announcement alone (sent only after PostgreSQL committed, in the real projector) answers.
-    announce(List.of(Outcome.appended(command.getCommandId(), CONV, 41, 4141, 1_764_410_000_123L)));
+    announce(List.of(Announcements.appended(command.getCommandId(), CONV, 41, 4141, 1_764_410_000_123L)));
 
     Http.Response response = answer.get(WAIT.toSeconds(), TimeUnit.SECONDS);
     assertThat(response.status()).as(response.body()).isEqualTo(200);
@@ -242,7 +242,7 @@ class SendApiTest {
     assertThat(answer).isNotDone();
 
     test.rows.message(CONV, 1, 1111, 1, "text", "stored late");
-    announce(List.of(Outcome.appended("the-original-command", CONV, 1, 1111, 0)));
+    announce(List.of(Announcements.appended("the-original-command", CONV, 1, 1111, 0)));
     Http.Response response = answer.get(WAIT.toSeconds(), TimeUnit.SECONDS);
     assertThat(response.status()).isEqualTo(200);
     assertThat(response.json().get("duplicate").asBoolean()).isTrue();
@@ -266,7 +266,7 @@ class SendApiTest {
   void aRejectedSendIsA4xxWithTheReason() throws Exception {
     CompletableFuture<Http.Response> answer = test.http.postAsync(SEND, phone, send(unique(), "text", "x"));
     Command command = commands.next(from(1), WAIT).value();
-    announce(List.of(Outcome.rejected(command.getCommandId(), CONV, "INVALID_COMMAND: content exceeds 10 bytes")));
+    announce(List.of(Announcements.rejected(command.getCommandId(), CONV, "INVALID_COMMAND: content exceeds 10 bytes")));
 
     Http.Response response = answer.get(WAIT.toSeconds(), TimeUnit.SECONDS);
     assertThat(response.status()).isEqualTo(400);
@@ -334,7 +334,7 @@ class SendApiTest {
     Command command = commands.next(c -> c.getPayload() instanceof RecallMessage && c.getUserId() == 1, WAIT).value();
     assertThat(((RecallMessage) command.getPayload()).getSeq()).isEqualTo(1);
     test.rows.message(CONV, 3, 103, 1, "recall", "1").recalled(CONV, 1);
-    announce(List.of(Outcome.appended(command.getCommandId(), CONV, 3, 103, 1_000)));
+    announce(List.of(Announcements.appended(command.getCommandId(), CONV, 3, 103, 1_000)));
 
     Http.Response response = answer.get(WAIT.toSeconds(), TimeUnit.SECONDS);
     assertThat(response.status()).as(response.body()).isEqualTo(200);
@@ -359,7 +359,7 @@ class SendApiTest {
     test.rows.message(CONV, 1, 101, 1, "text", "oops");
     CompletableFuture<Http.Response> answer = test.http.postAsync(SEND + "/1/recall", phone, "");
     Command command = commands.next(c -> c.getPayload() instanceof RecallMessage, WAIT).value();
-    announce(List.of(Outcome.rejected(command.getCommandId(), CONV, "NO_SUCH_MESSAGE: no message at seq 1")));
+    announce(List.of(Announcements.rejected(command.getCommandId(), CONV, "NO_SUCH_MESSAGE: no message at seq 1")));
 
     Http.Response response = answer.get(WAIT.toSeconds(), TimeUnit.SECONDS);
     assertThat(response.status()).isEqualTo(404);
@@ -380,7 +380,7 @@ class SendApiTest {
       Command command = commands.next(c -> c.getConvId().equals("g:team"), WAIT).value();
       SendMessage payload = (SendMessage) command.getPayload();
       test.rows.message("g:team", seq, 5000 + seq, command.getUserId(), "text", payload.getContent());
-      announce(List.of(Outcome.appended(command.getCommandId(), "g:team", seq, 5000 + seq, 0)));
+      announce(List.of(Announcements.appended(command.getCommandId(), "g:team", seq, 5000 + seq, 0)));
     }
     Set<Long> seqs = new HashSet<>();
     for (int i = 0; i < count; i++) {
@@ -420,7 +420,7 @@ class SendApiTest {
           payload.getType().name().toLowerCase(), payload.getContent(), command.getIssuedAt());
       handle.execute("update conversations set latest_seq = ? where conv_id = ?", seq, command.getConvId());
     });
-    announce(List.of(Outcome.appended(command.getCommandId(), command.getConvId(), seq, msgId, command.getIssuedAt())));
+    announce(List.of(Announcements.appended(command.getCommandId(), command.getConvId(), seq, msgId, command.getIssuedAt())));
   }
 
   private void duplicate(Command command, long msgId, long seq) throws Exception {

@@ -23,6 +23,7 @@ import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.Database;
 import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.GroupQueries;
+import io.seqsync.store.IndexSourceQueries;
 import io.seqsync.store.ListSettingsQueries;
 import io.seqsync.store.PusherQueries;
 import io.seqsync.store.MessageQueries;
@@ -121,7 +122,8 @@ public final class TestApp implements AutoCloseable {
     URI uri = redisUri == null ? URI.create("redis://127.0.0.1:1") : redisUri;
     redis = new JedisPooled(uri.getHost(), uri.getPort());
     redisHealth = new RedisHealth(uri.toString());
-    return new ConversationList(redis, new ConversationIndexRebuild(requests.jdbi(), new ConversationIndex(redis)),
+    return new ConversationList(redis,
+        new ConversationIndexRebuild(new IndexSourceQueries(requests.jdbi()), new ConversationIndex(redis)),
         new ConversationQueries(requests.jdbi()), redisHealth);
   }
 

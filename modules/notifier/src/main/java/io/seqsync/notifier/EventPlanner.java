@@ -1,8 +1,8 @@
 package io.seqsync.notifier;
 
+import io.seqsync.consumers.ConsumerLoop;
+import io.seqsync.consumers.OffsetStore;
 import io.seqsync.events.Topic;
-import io.seqsync.events.consumer.ConsumerLoop;
-import io.seqsync.events.consumer.OffsetStore;
 import io.seqsync.events.model.Event;
 import java.time.Clock;
 import java.util.ArrayList;

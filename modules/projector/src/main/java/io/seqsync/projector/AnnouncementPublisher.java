@@ -3,10 +3,10 @@ package io.seqsync.projector;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seqsync.config.KafkaConnection;
+import io.seqsync.events.Announcements;
 import io.seqsync.events.Topic;
 import io.seqsync.events.model.Announcement;
-import io.seqsync.store.Announcements;
-import io.seqsync.store.Outcome;
+import io.seqsync.events.model.StoredOutcome;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -52,13 +52,13 @@ public final class AnnouncementPublisher implements Announcer, AutoCloseable {
   }
 
   @Override
-  public void announce(List<Outcome> outcomes) {
+  public void announce(List<StoredOutcome> outcomes) {
     for (int from = 0; from < outcomes.size(); from += OUTCOMES_PER_RECORD) {
       publish(outcomes.subList(from, Math.min(outcomes.size(), from + OUTCOMES_PER_RECORD)));
     }
   }
 
-  private void publish(List<Outcome> outcomes) {
+  private void publish(List<StoredOutcome> outcomes) {
     try {
       producer.send(new ProducerRecord<>(topic, Announcements.encode(outcomes)), (metadata, error) -> {
         if (error != null) {

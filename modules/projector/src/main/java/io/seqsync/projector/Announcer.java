@@ -1,6 +1,6 @@
 package io.seqsync.projector;
 
-import io.seqsync.store.Outcome;
+import io.seqsync.events.model.StoredOutcome;
 import java.util.List;
 
 /**
@@ -12,5 +12,5 @@ public interface Announcer {
   /** Nobody waits for the outcomes (a replay). */
   Announcer NONE = outcomes -> { };
 
-  void announce(List<Outcome> outcomes);
+  void announce(List<StoredOutcome> outcomes);
 }

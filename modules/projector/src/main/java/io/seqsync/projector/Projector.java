@@ -3,11 +3,11 @@ package io.seqsync.projector;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.consumers.ConsumerLoop;
+import io.seqsync.consumers.OffsetStore;
 import io.seqsync.events.Topics;
-import io.seqsync.events.consumer.ConsumerLoop;
-import io.seqsync.events.consumer.OffsetStore;
+import io.seqsync.projector.postgres.AppliedBatch;
 import io.seqsync.projector.postgres.ProjectionOffsets;
-import io.seqsync.projector.postgres.ProjectionResult;
 import io.seqsync.projector.postgres.ProjectionWriter;
 import io.seqsync.store.Database;
 import io.seqsync.store.StoredOffsets;
@@ -157,7 +157,7 @@ public final class Projector implements AutoCloseable {
     long began = System.nanoTime();
     Map<Integer, Long> from = new HashMap<>(storedOffsets);
     from.keySet().retainAll(batch.nextOffsets().keySet());
-    ProjectionResult result;
+    AppliedBatch result;
     try {
       result = store(batch, from, ProjectionWriter.NewMessages.PLAIN);
     } catch (ProjectionWriter.MessageConflict e) {
@@ -166,7 +166,7 @@ public final class Projector implements AutoCloseable {
     }
     storedOffsets.putAll(batch.nextOffsets());
     metrics.committed(batch.events().size() + batch.undecodable(), batch, result, System.nanoTime() - began);
-    ProjectionResult committed = result;
+    AppliedBatch committed = result;
     return () -> {
       announcer.announce(committed.outcomes());
       listeners.committed(new CommittedBatch(batch.events(), committed, batch.nextOffsets()));
@@ -174,7 +174,7 @@ public final class Projector implements AutoCloseable {
   }
 
   // The rows and the offsets in one transaction.
-  private ProjectionResult store(DecodedBatch batch, Map<Integer, Long> from, ProjectionWriter.NewMessages newMessages) {
+  private AppliedBatch store(DecodedBatch batch, Map<Integer, Long> from, ProjectionWriter.NewMessages newMessages) {
     return database.jdbi().inTransaction(handle -> {
       ProjectionOffsets.advance(handle, topic, from, batch.nextOffsets());
       return writer.apply(handle, batch.events(), newMessages);

@@ -5,7 +5,7 @@ import io.seqsync.config.ConfigException;
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.SeqsyncConfig;
-import io.seqsync.events.TopicAdmin;
+import io.seqsync.consumers.TopicAdmin;
 import io.seqsync.events.Topics;
 import io.seqsync.projector.postgres.DeliveryLedger;
 import io.seqsync.store.Database;

@@ -4,8 +4,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.seqsync.projector.postgres.AppliedBatch;
 import io.seqsync.projector.postgres.ProjectionAnomaly;
-import io.seqsync.projector.postgres.ProjectionResult;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -45,7 +45,7 @@ final class ProjectorMetrics {
         .description("batches rolled back and retried from the stored offsets").register(registry);
   }
 
-  void committed(int records, DecodedBatch batch, ProjectionResult result, long elapsedNanos) {
+  void committed(int records, DecodedBatch batch, AppliedBatch result, long elapsedNanos) {
     batchSize.record(records);
     batchLatency.record(elapsedNanos, TimeUnit.NANOSECONDS);
     eventsProjected.increment(batch.events().size());

@@ -1,8 +1,8 @@
 package io.seqsync.projector;
 
+import io.seqsync.events.Announcements;
 import io.seqsync.events.Topics;
-import io.seqsync.store.Announcements;
-import io.seqsync.store.Outcome;
+import io.seqsync.events.model.StoredOutcome;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +17,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /** Reads the announcements topic from its start, as the ingress does, on a thread of its own. */
 final class AnnouncementsTap implements AutoCloseable {
-  private final Queue<Outcome> outcomes = new ConcurrentLinkedQueue<>();
+  private final Queue<StoredOutcome> outcomes = new ConcurrentLinkedQueue<>();
   private final KafkaConsumer<byte[], byte[]> consumer;
   private final Thread thread;
   private volatile boolean closed;
@@ -36,7 +36,7 @@ final class AnnouncementsTap implements AutoCloseable {
   }
 
   /** Everything announced so far, in the order read. */
-  Queue<Outcome> outcomes() {
+  Queue<StoredOutcome> outcomes() {
     return outcomes;
   }
 

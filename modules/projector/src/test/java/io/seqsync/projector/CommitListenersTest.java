@@ -3,8 +3,8 @@ package io.seqsync.projector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.seqsync.projector.postgres.ProjectionResult;
-import io.seqsync.store.Outcome;
+import io.seqsync.events.Announcements;
+import io.seqsync.projector.postgres.AppliedBatch;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -52,8 +52,8 @@ class CommitListenersTest {
   }
 
   // A result with n outcomes tells the listeners which batch they were given.
-  private static ProjectionResult result(int n) {
-    return new ProjectionResult(Collections.nCopies(n, Outcome.rejected("command", "d:1:2", "test")), List.of());
+  private static AppliedBatch result(int n) {
+    return new AppliedBatch(Collections.nCopies(n, Announcements.rejected("command", "d:1:2", "test")), List.of());
   }
 
   private static boolean waitsForTheListeners(Thread projector) throws InterruptedException {

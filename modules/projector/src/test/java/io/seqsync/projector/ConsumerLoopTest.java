@@ -3,8 +3,8 @@ package io.seqsync.projector;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.seqsync.events.consumer.ConsumerLoop;
-import io.seqsync.events.consumer.OffsetStore;
+import io.seqsync.consumers.ConsumerLoop;
+import io.seqsync.consumers.OffsetStore;
 import io.seqsync.localstack.EmbeddedKafka;
 import io.seqsync.localstack.TemporaryDirectory;
 import java.time.Duration;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seqsync.events.Topics;
 import io.seqsync.events.model.Event;
+import io.seqsync.events.model.StoredOutcome;
 import io.seqsync.localstack.ChildJvm;
 import io.seqsync.store.Database;
-import io.seqsync.store.Outcome;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -74,7 +74,7 @@ class ProjectorCrashRestartTest {
     try (ChildJvm projector = new ChildJvm(ProjectorMain.class, environment, childLog, "projector running");
         EventLog events = new EventLog(servers.bootstrapServers(), topics);
         AnnouncementsTap announcements = new AnnouncementsTap(servers.bootstrapServers(), topics)) {
-      Queue<Outcome> announced = announcements.outcomes();
+      Queue<StoredOutcome> announced = announcements.outcomes();
       projector.start(START_TIMEOUT);
       try (Database database = Database.open(jdbcUrl, servers.postgres().user(), servers.postgres().password(), 2)) {
         StoredProjection stored = new StoredProjection(database.jdbi(), topics.events().name());
@@ -135,10 +135,10 @@ class ProjectorCrashRestartTest {
 
   // Every announcement names a stored row: store, then announce (R1). Announcements of a batch
   // whose process died before publishing are lost, which pub/sub allows; so this checks a subset.
-  private static void assertStoredBeforeAnnounced(Queue<Outcome> announced, StoredProjection stored) {
+  private static void assertStoredBeforeAnnounced(Queue<StoredOutcome> announced, StoredProjection stored) {
     Set<String> storedKeys = new HashSet<>(stored.messageKeys());
     List<String> announcedKeys = announced.stream()
-        .map(outcome -> outcome.convId() + "/" + outcome.seq() + "/" + outcome.msgId()).toList();
+        .map(outcome -> outcome.getConvId() + "/" + outcome.getSeq() + "/" + outcome.getMsgId()).toList();
     assertThat(announcedKeys).as("announced messages").hasSizeGreaterThan(MESSAGES / 2);
     assertThat(storedKeys).containsAll(announcedKeys);
   }

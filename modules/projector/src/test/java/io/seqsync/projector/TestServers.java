@@ -2,7 +2,7 @@ package io.seqsync.projector;
 
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.KafkaConnection;
-import io.seqsync.events.TopicAdmin;
+import io.seqsync.consumers.TopicAdmin;
 import io.seqsync.events.Topics;
 import io.seqsync.localstack.EmbeddedKafka;
 import io.seqsync.localstack.LocalPostgres;

@@ -1,65 +1,50 @@
 package io.seqsync.redis;
 
-import io.seqsync.store.ConversationQueries;
-import io.seqsync.store.MessageQueries;
-import java.util.List;
-import org.jdbi.v3.core.Jdbi;
+import io.seqsync.store.IndexSource;
+import io.seqsync.store.IndexSource.ConversationRows;
+import io.seqsync.store.IndexSource.Countable;
+import io.seqsync.store.IndexSource.Membership;
+import io.seqsync.store.IndexSource.UserRows;
 
 /**
- * Rebuilds the Redis index of a conversation or of a user from PostgreSQL, the store of record,
- * when Redis lost it (FLUSHALL, a restart without persistence, a new Redis): merges what
- * PostgreSQL holds into whatever the projector wrote meanwhile, then marks the key built. The
- * merges only move forward, so a rebuild racing the projector loses nothing. Thread-safe.
+ * Rebuilds the Redis index of a conversation or of a user from the store of record (an
+ * {@link IndexSource}: PostgreSQL), when Redis lost it (FLUSHALL, a restart without persistence, a
+ * new Redis): merges what the store holds into whatever the projector wrote meanwhile, then marks
+ * the key built. The merges only move forward, so a rebuild racing the projector loses nothing.
+ * Thread-safe.
  */
 public final class ConversationIndexRebuild {
-  private final Jdbi jdbi;
+  private final IndexSource source;
   private final ConversationIndex index;
 
-  public ConversationIndexRebuild(Jdbi jdbi, ConversationIndex index) {
-    this.jdbi = jdbi;
+  public ConversationIndexRebuild(IndexSource source, ConversationIndex index) {
+    this.source = source;
     this.index = index;
   }
 
   /** The conversation's latest message and its countable messages, recalled ones marked. */
   public void conversation(String convId) {
+    // The latest countable messages only: a read position below them is answered from the store.
+    ConversationRows rows = source.conversation(convId, index.keptCountable());
     try (ConversationIndex.Batch batch = index.batch()) {
-      jdbi.useHandle(handle -> {
-        handle.createQuery("select " + MessageQueries.messageColumns("m") + " from conversations c"
-                + " join all_messages m on m.conv_id = c.conv_id and m.seq = c.latest_seq where c.conv_id = :conv")
-            .bind("conv", convId)
-            .map((rs, ctx) -> MessageQueries.message(rs, 1))
-            .findOne().ifPresent(latest -> batch.message(latest, false));
-        handle.createQuery("select name from conversations where conv_id = :conv and name is not null")
-            .bind("conv", convId).mapTo(String.class).findOne().ifPresent(name -> batch.named(convId, name));
-        // The latest countable messages only: a read position below them is answered from here.
-        List<Long> loaded = handle.createQuery("select seq, sender_id, recalled from all_messages where conv_id = :conv"
-                + " and type in (<types>) order by seq desc limit :kept")
-            .bind("conv", convId).bindList("types", ConversationQueries.COUNTABLE_TYPES)
-            .bind("kept", index.keptCountable())
-            .map((rs, ctx) -> {
-              batch.countable(convId, rs.getLong("seq"), rs.getLong("sender_id"), rs.getBoolean("recalled"));
-              return rs.getLong("seq");
-            })
-            .list();
-        if (loaded.size() == index.keptCountable()) {
-          batch.raiseFloor(convId, loaded.get(loaded.size() - 1) - 1);
-        }
-      });
+      rows.latest().ifPresent(latest -> batch.message(latest, false));
+      rows.name().ifPresent(name -> batch.named(convId, name));
+      for (Countable countable : rows.countable()) {
+        batch.countable(convId, countable.seq(), countable.senderId(), countable.recalled());
+      }
+      if (rows.countable().size() == index.keptCountable()) {
+        batch.raiseFloor(convId, rows.countable().get(rows.countable().size() - 1).seq() - 1);
+      }
     }
     index.markBuilt(IndexKeys.conversation(convId));
   }
 
   /**
-   * The user's unread count from PostgreSQL, for a read position below the countable seqs Redis
+   * The user's unread count from the store, for a read position below the countable seqs Redis
    * keeps: other users' countable messages above {@code readSeq}, up to the watermark, not recalled.
    */
   public long unreadFromStore(String convId, long userId, long readSeq) {
-    return jdbi.withHandle(handle -> handle.createQuery("select count(*) from all_messages m"
-            + " join conversations c on c.conv_id = m.conv_id where m.conv_id = :conv and m.seq > :read"
-            + " and m.seq <= c.latest_seq and m.sender_id <> :user and m.type in (<types>) and not m.recalled")
-        .bind("conv", convId).bind("read", readSeq).bind("user", userId)
-        .bindList("types", ConversationQueries.COUNTABLE_TYPES)
-        .mapTo(Long.class).one());
+    return source.unread(convId, userId, readSeq);
   }
 
   ConversationIndex index() {
@@ -68,32 +53,19 @@ public final class ConversationIndexRebuild {
 
   /** The user's conversations by last activity, read positions, drafts and device cursors. */
   public void user(long userId) {
+    UserRows rows = source.user(userId);
     try (ConversationIndex.Batch batch = index.batch()) {
-      jdbi.useHandle(handle -> {
-        handle.createQuery("select c.conv_id, c.kind, c.last_activity from conversation_members cm"
-                + " join conversations c on c.conv_id = cm.conv_id where cm.user_id = :user")
-            .bind("user", userId)
-            .map((rs, ctx) -> "group".equals(rs.getString("kind"))
-                ? batch.joined(userId, rs.getString("conv_id")).groupActive(rs.getString("conv_id"), rs.getLong("last_activity"))
-                : batch.listed(userId, rs.getString("conv_id"), rs.getLong("last_activity")))
-            .list();
-        handle.createQuery("select conv_id, seq from read_positions where user_id = :user")
-            .bind("user", userId)
-            .map((rs, ctx) -> batch.read(userId, rs.getString("conv_id"), rs.getLong("seq")))
-            .list();
-        handle.createQuery("select conv_id, seq from mentions where user_id = :user")
-            .bind("user", userId)
-            .map((rs, ctx) -> batch.mentioned(userId, rs.getString("conv_id"), rs.getLong("seq"), true))
-            .list();
-        handle.createQuery("select conv_id, text, updated_at from drafts where user_id = :user")
-            .bind("user", userId)
-            .map((rs, ctx) -> batch.draft(userId, rs.getString("conv_id"), rs.getString("text"), rs.getLong("updated_at")))
-            .list();
-        handle.createQuery("select device_id, conv_id, seq from device_cursors where user_id = :user")
-            .bind("user", userId)
-            .map((rs, ctx) -> batch.cursor(userId, rs.getString("device_id"), rs.getString("conv_id"), rs.getLong("seq")))
-            .list();
-      });
+      for (Membership membership : rows.memberships()) {
+        if (membership.group()) {
+          batch.joined(userId, membership.convId()).groupActive(membership.convId(), membership.lastActivity());
+        } else {
+          batch.listed(userId, membership.convId(), membership.lastActivity());
+        }
+      }
+      rows.reads().forEach(read -> batch.read(userId, read.convId(), read.seq()));
+      rows.mentions().forEach(mention -> batch.mentioned(userId, mention.convId(), mention.seq(), true));
+      rows.drafts().forEach(draft -> batch.draft(userId, draft.convId(), draft.text(), draft.updatedAt()));
+      rows.cursors().forEach(cursor -> batch.cursor(userId, cursor.deviceId(), cursor.convId(), cursor.seq()));
     }
     index.markBuilt(IndexKeys.user(userId));
   }

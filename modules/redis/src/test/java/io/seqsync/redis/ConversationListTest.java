@@ -7,6 +7,7 @@ import io.seqsync.localstack.LocalPostgres;
 import io.seqsync.localstack.RedisTopology;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.Database;
+import io.seqsync.store.IndexSourceQueries;
 import io.seqsync.store.ListEntry;
 import io.seqsync.store.StoredMessage;
 import java.nio.file.Path;
@@ -68,7 +69,7 @@ class ConversationListTest {
     redis = RedisClients.connect(RedisEndpoint.parse(redisServer.uri()));
     assertThat(RedisClients.isCluster(redis)).isEqualTo(topology == RedisTopology.CLUSTER);
     index = new ConversationIndex(redis, KEPT);
-    rebuild = new ConversationIndexRebuild(database.jdbi(), index);
+    rebuild = new ConversationIndexRebuild(new IndexSourceQueries(database.jdbi()), index);
     redisHealth = new RedisHealth(redisServer.uri());
     list = new ConversationList(redis, rebuild, new ConversationQueries(database.jdbi()), redisHealth);
   }

@@ -73,13 +73,13 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
   private ProcessorContext<Object, Object> context;
   private Runnable askForCommit;
   private StateTable<Long> convSeq;
-  private WindowStore<String, SentMessage> dedup;
-  private StateTable<DedupEntry> recalls;
+  private WindowStore<String, DedupEntry> dedup;
+  private StateTable<ProducedMessage> recalls;
   private StateTable<Long> cursors;
   private StateTable<Long> reads;
   private GroupRules groups;
   private StateTable<Long> blocks;
-  private StateTable<DedupEntry> reactions;
+  private StateTable<ProducedMessage> reactions;
   private MsgIdClock msgIds;
 
   /** {@code threadPacer}: the calling stream thread's {@link CommitPacer}. */
@@ -233,7 +233,7 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
 
   private void send(Command command, SendMessage send, long timestamp) {
     String dedupKey = key(command.getConvId(), send.getClientMsgId());
-    DedupEntry original = withinDedupWindow(dedupKey, timestamp);
+    ProducedMessage original = withinDedupWindow(dedupKey, timestamp);
     if (original != null) {
       reply(command, original, timestamp);
       return;
@@ -247,7 +247,7 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
     message.setReplyTo(send.getReplyTo());
     // Mentions of users outside the conversation (one who left since) are dropped, not refused.
     message.setMentions(send.getMentions().stream().filter(userId -> isMember(command.getConvId(), userId)).toList());
-    dedup.put(dedupKey, new SentMessage(message.getMsgId(), message.getSeq(), timestamp),
+    dedup.put(dedupKey, new DedupEntry(message.getMsgId(), message.getSeq(), timestamp),
         SequencerStores.dedupBucket(timestamp, dedupWindowMs));
     // A sender has read their own message (R18): no event of its own, the projector derives the
     // same from MessageAppended; the store keeps a later, lower read report from counting.
@@ -263,13 +263,13 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
       return;
     }
     String recallKey = key(command.getConvId(), recall.getSeq());
-    DedupEntry earlierNotice = recalls.get(recallKey);
+    ProducedMessage earlierNotice = recalls.get(recallKey);
     if (earlierNotice != null) {
       reply(command, earlierNotice, timestamp);
       return;
     }
     Message notice = append(command, command.getCommandId(), MessageType.RECALL, Long.toString(recall.getSeq()));
-    recalls.put(recallKey, new DedupEntry(notice.getMsgId(), notice.getSeq()));
+    recalls.put(recallKey, new ProducedMessage(notice.getMsgId(), notice.getSeq()));
     // A recalled message takes no more reactions: their entries would only linger.
     reactions.withKeyPrefix(recallKey + '\u0000').forEach(entry -> reactions.delete(entry.getKey()));
     emit(command, new RecallApplied(notice, recall.getSeq()), timestamp);
@@ -292,7 +292,7 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
       return;
     }
     String reactionKey = key(command.getConvId(), reaction.getSeq(), command.getUserId(), reaction.getEmoji());
-    DedupEntry added = reactions.get(reactionKey);
+    ProducedMessage added = reactions.get(reactionKey);
     if (reaction.getOn() && added != null) {
       reply(command, added, timestamp);
       return;
@@ -304,7 +304,7 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
     Message notice = append(command, command.getCommandId(), MessageType.REACTION,
         ActionNotices.reaction(reaction.getSeq(), reaction.getEmoji(), reaction.getOn()));
     if (reaction.getOn()) {
-      reactions.put(reactionKey, new DedupEntry(notice.getMsgId(), notice.getSeq()));
+      reactions.put(reactionKey, new ProducedMessage(notice.getMsgId(), notice.getSeq()));
     } else {
       reactions.delete(reactionKey);
     }
@@ -363,12 +363,12 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
   }
 
   // An original within ±window of this record's timestamp is filed in this bucket or a neighbour.
-  private DedupEntry withinDedupWindow(String dedupKey, long timestamp) {
+  private ProducedMessage withinDedupWindow(String dedupKey, long timestamp) {
     long bucket = SequencerStores.dedupBucket(timestamp, dedupWindowMs);
     for (long start : new long[] {bucket, bucket - dedupWindowMs, bucket + dedupWindowMs}) {
-      SentMessage sent = start < 0 ? null : dedup.fetch(dedupKey, start);
-      if (sent != null && Math.abs(sent.timestamp() - timestamp) <= dedupWindowMs) {
-        return sent.outcome();
+      DedupEntry entry = start < 0 ? null : dedup.fetch(dedupKey, start);
+      if (entry != null && Math.abs(entry.timestamp() - timestamp) <= dedupWindowMs) {
+        return entry.produced();
       }
     }
     return null;
@@ -383,7 +383,7 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
     emit(command, new CommandRejected(reason, detail), timestamp);
   }
 
-  private void reply(Command command, DedupEntry original, long timestamp) {
+  private void reply(Command command, ProducedMessage original, long timestamp) {
     DuplicateCommand duplicate =
         new DuplicateCommand(command.getCommandId(), command.getConvId(), original.msgId(), original.seq());
     context.forward(new Record<Object, Object>(command.getConvId(), duplicate, timestamp), REPLIES_SINK);

@@ -71,12 +71,12 @@ public final class SequencerStores {
     return new StateTable<>(store, Kind.CONV_SEQ, Serdes.Long());
   }
 
-  static StateTable<DedupEntry> recalls(KeyValueStore<String, byte[]> store) {
-    return new StateTable<>(store, Kind.RECALLS, DedupEntry.serde());
+  static StateTable<ProducedMessage> recalls(KeyValueStore<String, byte[]> store) {
+    return new StateTable<>(store, Kind.RECALLS, ProducedMessage.serde());
   }
 
-  static StateTable<DedupEntry> reactions(KeyValueStore<String, byte[]> store) {
-    return new StateTable<>(store, Kind.REACTIONS, DedupEntry.serde());
+  static StateTable<ProducedMessage> reactions(KeyValueStore<String, byte[]> store) {
+    return new StateTable<>(store, Kind.REACTIONS, ProducedMessage.serde());
   }
 
   /** Keyed by the partition number as text. */
@@ -117,9 +117,9 @@ public final class SequencerStores {
    * whole segments at a time, so the store holds one to two windows of sends. Uncached: every key
    * is written once, so a cache would only delay the segment clean-up.
    */
-  static StoreBuilder<WindowStore<String, SentMessage>> dedup(Duration window) {
+  static StoreBuilder<WindowStore<String, DedupEntry>> dedup(Duration window) {
     return Stores.windowStoreBuilder(
-        Stores.persistentWindowStore(DEDUP, window.plusMillis(1), window, false), Serdes.String(), SentMessage.serde());
+        Stores.persistentWindowStore(DEDUP, window.plusMillis(1), window, false), Serdes.String(), DedupEntry.serde());
   }
 
   /** The start of the window-long bucket {@code timestamp} falls in. */

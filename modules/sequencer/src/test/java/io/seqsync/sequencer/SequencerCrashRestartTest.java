@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.KafkaConnection;
+import io.seqsync.consumers.TopicAdmin;
 import io.seqsync.events.Commands;
 import io.seqsync.events.EventSerdes;
-import io.seqsync.events.TopicAdmin;
 import io.seqsync.events.Topics;
 import io.seqsync.events.model.Command;
 import io.seqsync.events.model.DuplicateCommand;

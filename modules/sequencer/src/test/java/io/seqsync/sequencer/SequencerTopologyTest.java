@@ -312,11 +312,11 @@ class SequencerTopologyTest {
   }
 
   private long dedupEntries() {
-    WindowStore<String, SentMessage> store = harness.driver.getWindowStore(SequencerStores.DEDUP);
+    WindowStore<String, DedupEntry> store = harness.driver.getWindowStore(SequencerStores.DEDUP);
     long count = 0;
-    try (KeyValueIterator<Windowed<String>, SentMessage> all = store.all()) {
+    try (KeyValueIterator<Windowed<String>, DedupEntry> all = store.all()) {
       while (all.hasNext()) {
-        KeyValue<Windowed<String>, SentMessage> next = all.next();
+        KeyValue<Windowed<String>, DedupEntry> next = all.next();
         count += next.value == null ? 0 : 1;
       }
     }

@@ -54,9 +54,9 @@ public record StoredMessage(
    * createTime the outcome's), as it was appended, not recalled.
    */
   public static StoredMessage sent(io.seqsync.events.model.Command command, io.seqsync.events.model.SendMessage send,
-      Outcome outcome) {
-    return new StoredMessage(outcome.msgId(), outcome.convId(), outcome.seq(), command.getUserId(), command.getDeviceId(),
-        send.getClientMsgId(), apiType(send.getType()), send.getContent(), outcome.createTime(), false,
+      io.seqsync.events.model.StoredOutcome outcome) {
+    return new StoredMessage(outcome.getMsgId(), outcome.getConvId(), outcome.getSeq(), command.getUserId(), command.getDeviceId(),
+        send.getClientMsgId(), apiType(send.getType()), send.getContent(), outcome.getCreateTime(), false,
         attachmentJson(send.getAttachment()), MessageState.of(null, send.getReplyTo(), send.getMentions(), 0));
   }
 

@@ -7,7 +7,7 @@ import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.RedisEndpoint;
 import io.seqsync.config.SeqsyncConfig;
-import io.seqsync.events.TopicAdmin;
+import io.seqsync.consumers.TopicAdmin;
 import io.seqsync.events.Topics;
 import io.seqsync.redis.RedisClients;
 import io.seqsync.redis.RedisHealth;

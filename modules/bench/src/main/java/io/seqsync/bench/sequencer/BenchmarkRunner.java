@@ -3,7 +3,7 @@ package io.seqsync.bench.sequencer;
 import io.seqsync.bench.BenchSupport;
 import io.seqsync.bench.Cpu;
 
-import io.seqsync.events.TopicAdmin;
+import io.seqsync.consumers.TopicAdmin;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;

@@ -9,7 +9,7 @@ import picocli.CommandLine.Option;
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.SeqsyncConfig;
-import io.seqsync.events.TopicAdmin;
+import io.seqsync.consumers.TopicAdmin;
 import io.seqsync.events.Topics;
 import io.seqsync.localstack.EmbeddedKafka;
 import io.seqsync.sequencer.SequencerService;

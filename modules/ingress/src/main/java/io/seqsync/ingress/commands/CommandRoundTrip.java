@@ -4,11 +4,12 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.seqsync.events.model.Command;
 import io.seqsync.events.model.DuplicateCommand;
+import io.seqsync.events.model.OutcomeKind;
 import io.seqsync.events.model.SendMessage;
+import io.seqsync.events.model.StoredOutcome;
 import io.seqsync.ingress.http.ApiException;
 import io.seqsync.ingress.ops.Latencies;
 import io.seqsync.store.MessageQueries;
-import io.seqsync.store.Outcome;
 import io.seqsync.store.StoredMessage;
 import java.time.Duration;
 import java.util.Optional;
@@ -131,20 +132,22 @@ public final class CommandRoundTrip {
           .<Result>map(message -> new Result.Stored(message, true))
           .orElseGet(() -> new Result.Accepted(original.getMsgId())));
     }
-    Outcome outcome = ((Reply.Announced) reply).outcome();
+    StoredOutcome outcome = ((Reply.Announced) reply).outcome();
     // An announcement comes after PostgreSQL committed the row, and a send's message is its command
     // plus the outcome's numbers: answered without reading the row back (a query per send). A
     // recall or membership notice carries text the sequencer wrote, so it is read.
-    if (outcome.kind() == Outcome.Kind.APPENDED && outcome.createTime() > 0
+    if (outcome.getKind() == OutcomeKind.APPENDED && outcome.getCreateTime() > 0
         && command.getPayload() instanceof SendMessage send) {
       return CompletableFuture.completedFuture(new Result.Stored(StoredMessage.sent(command, send, outcome), false));
     }
-    return switch (outcome.kind()) {
-      case APPENDED -> storedOnWorkers(outcome.convId(), outcome.seq(), deadline).thenApply(found -> found
+    return switch (outcome.getKind()) {
+      case APPENDED -> storedOnWorkers(outcome.getConvId(), outcome.getSeq(), deadline).thenApply(found -> found
           .<Result>map(message -> new Result.Stored(message, false))
-          .orElseGet(() -> new Result.Accepted(outcome.msgId())));
-      case REJECTED -> CompletableFuture.failedFuture(Rejections.toApiException(outcome.reason()));
+          .orElseGet(() -> new Result.Accepted(outcome.getMsgId())));
+      case REJECTED -> CompletableFuture.failedFuture(Rejections.toApiException(outcome.getReason()));
       case APPLIED -> CompletableFuture.completedFuture(new Result.Applied());
+      // Announcements.decode drops the kinds this version does not know.
+      case UNKNOWN -> CompletableFuture.failedFuture(new IllegalStateException("an outcome of an unknown kind"));
     };
   }
 

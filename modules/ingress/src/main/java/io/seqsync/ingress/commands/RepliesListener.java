@@ -1,11 +1,11 @@
 package io.seqsync.ingress.commands;
 
 import io.seqsync.config.KafkaConnection;
+import io.seqsync.consumers.ConsumerLoop;
+import io.seqsync.events.Announcements;
 import io.seqsync.events.EventSerdes;
-import io.seqsync.events.consumer.ConsumerLoop;
 import io.seqsync.events.model.DuplicateCommand;
-import io.seqsync.store.Announcements;
-import io.seqsync.store.Outcome;
+import io.seqsync.events.model.StoredOutcome;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +34,7 @@ final class RepliesListener implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(RepliesListener.class);
 
   /** What one poll answers: the sequencer's duplicates and the projector's announced outcomes. */
-  record Replies(List<DuplicateCommand> duplicates, List<Outcome> outcomes) {
+  record Replies(List<DuplicateCommand> duplicates, List<StoredOutcome> outcomes) {
     Replies {
       duplicates = List.copyOf(duplicates);
       outcomes = List.copyOf(outcomes);
@@ -45,7 +45,7 @@ final class RepliesListener implements AutoCloseable {
 
   /** Assigns every partition of both topics at its end and starts polling; returns once positioned. */
   RepliesListener(KafkaConnection kafka, String repliesTopic, String announcementsTopic,
-      Consumer<DuplicateCommand> duplicates, Consumer<Outcome> outcomes) {
+      Consumer<DuplicateCommand> duplicates, Consumer<StoredOutcome> outcomes) {
     KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(kafka.with(Map.of(
         ConsumerConfig.CLIENT_ID_CONFIG, "seqsync-ingress-replies-" + UUID.randomUUID(),
         ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
@@ -76,7 +76,7 @@ final class RepliesListener implements AutoCloseable {
   /** The replies of one poll: a record of {@code repliesTopic} is a duplicate, any other an announcement. */
   static Replies decode(String repliesTopic, ConsumerRecords<byte[], byte[]> records) {
     List<DuplicateCommand> duplicates = new ArrayList<>();
-    List<Outcome> outcomes = new ArrayList<>();
+    List<StoredOutcome> outcomes = new ArrayList<>();
     for (ConsumerRecord<byte[], byte[]> record : records) {
       if (record.topic().equals(repliesTopic)) {
         try {

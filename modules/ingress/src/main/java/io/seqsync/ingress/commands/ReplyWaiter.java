@@ -2,7 +2,8 @@ package io.seqsync.ingress.commands;
 
 import io.seqsync.config.KafkaConnection;
 import io.seqsync.events.model.DuplicateCommand;
-import io.seqsync.store.Outcome;
+import io.seqsync.events.model.OutcomeKind;
+import io.seqsync.events.model.StoredOutcome;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -11,7 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Matches commands with what they came to. A send registers its commandId ({@link #expect})
  * before producing the command, then waits on the future: it completes with the projector's
- * {@link Outcome} for that commandId (announced on the announcements topic after the rows are
+ * {@link StoredOutcome} for that commandId (announced on the announcements topic after the rows are
  * committed) or with the sequencer's {@link DuplicateCommand} (the replies topic); both are read
  * {@code read_committed} by one {@link RepliesListener}. Waiters for a stored seq
  * ({@link #awaitStored}) complete when any APPENDED outcome of the conversation reaches that seq.
@@ -68,16 +69,16 @@ public final class ReplyWaiter implements AutoCloseable {
   }
 
   /** An outcome the projector announced. */
-  public void onOutcome(Outcome outcome) {
+  public void onOutcome(StoredOutcome outcome) {
     // Removed before it completes: what completes it may answer the client at once.
-    CompletableFuture<Reply> reply = pending.remove(outcome.commandId());
+    CompletableFuture<Reply> reply = pending.remove(outcome.getCommandId());
     if (reply != null) {
       reply.complete(new Reply.Announced(outcome));
     }
-    if (outcome.kind() == Outcome.Kind.APPENDED) {
-      Set<Watch> set = watches.get(outcome.convId());
+    if (outcome.getKind() == OutcomeKind.APPENDED) {
+      Set<Watch> set = watches.get(outcome.getConvId());
       if (set != null) {
-        set.stream().filter(watch -> watch.seq <= outcome.seq()).forEach(watch -> watch.future.complete(null));
+        set.stream().filter(watch -> watch.seq <= outcome.getSeq()).forEach(watch -> watch.future.complete(null));
       }
     }
   }

@@ -1,6 +1,6 @@
 package io.seqsync.ingress.ops;
 
-import io.seqsync.store.ProjectionLag;
+import io.seqsync.consumers.ProjectionLag;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;

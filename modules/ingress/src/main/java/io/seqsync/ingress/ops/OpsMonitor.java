@@ -4,10 +4,11 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seqsync.config.KafkaConnection;
+import io.seqsync.consumers.ProjectionLag;
 import io.seqsync.events.Topics;
 import io.seqsync.store.DeliveryQueries;
-import io.seqsync.store.ProjectionLag;
 import io.seqsync.store.SeqAnomalies;
+import io.seqsync.store.StoredOffsets;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Properties;
@@ -125,7 +126,8 @@ public final class OpsMonitor implements AutoCloseable {
     Properties props = kafka.properties();
     if (admin == null) {
       admin = Admin.create(props);
-      projection = new ProjectionLag(kafka, topics.events().name(), jdbi);
+      projection = new ProjectionLag(kafka, topics.events().name(),
+          (topic, timeout) -> StoredOffsets.read(jdbi, topic, timeout));
       lag = new LogLag(admin, projection, topics.commands().name(), partitions, sequencerGroup);
     }
     deadLetters = new DeadLetterTally(kafka, topics.deadLetters().name());

@@ -2,10 +2,10 @@ package io.seqsync.ingress.commands;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.seqsync.events.Announcements;
 import io.seqsync.events.EventSerdes;
 import io.seqsync.events.model.DuplicateCommand;
-import io.seqsync.store.Announcements;
-import io.seqsync.store.Outcome;
+import io.seqsync.events.model.StoredOutcome;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,8 +23,8 @@ class RepliesListenerDecodeTest {
   @Test
   void duplicatesAndAnnouncedOutcomesAreToldApartByTopic() {
     DuplicateCommand duplicate = new DuplicateCommand("cmd-2", "d:1:2", 99L, 7L);
-    List<Outcome> announced = List.of(Outcome.appended("cmd-1", "d:1:2", 8, 100, 1_764_410_000_123L),
-        Outcome.applied("cmd-3", "g:team", 5));
+    List<StoredOutcome> announced = List.of(Announcements.appended("cmd-1", "d:1:2", 8, 100, 1_764_410_000_123L),
+        Announcements.applied("cmd-3", "g:team", 5));
     ConsumerRecords<byte[], byte[]> records = records(
         new ConsumerRecord<>(REPLIES, 0, 3, null, EventSerdes.duplicate().encode(duplicate)),
         new ConsumerRecord<>(ANNOUNCEMENTS, 1, 9, null, Announcements.encode(announced)));
@@ -40,12 +40,12 @@ class RepliesListenerDecodeTest {
     ConsumerRecords<byte[], byte[]> records = records(
         new ConsumerRecord<>(REPLIES, 0, 3, null, new byte[] {9, 9, 9}),
         new ConsumerRecord<>(ANNOUNCEMENTS, 0, 4, null, new byte[0]),
-        new ConsumerRecord<>(ANNOUNCEMENTS, 0, 5, null, Announcements.encode(List.of(Outcome.applied("cmd-4", "d:1:2", 2)))));
+        new ConsumerRecord<>(ANNOUNCEMENTS, 0, 5, null, Announcements.encode(List.of(Announcements.applied("cmd-4", "d:1:2", 2)))));
 
     RepliesListener.Replies replies = RepliesListener.decode(REPLIES, records);
 
     assertThat(replies.duplicates()).isEmpty();
-    assertThat(replies.outcomes()).containsExactly(Outcome.applied("cmd-4", "d:1:2", 2));
+    assertThat(replies.outcomes()).containsExactly(Announcements.applied("cmd-4", "d:1:2", 2));
   }
 
   @SafeVarargs

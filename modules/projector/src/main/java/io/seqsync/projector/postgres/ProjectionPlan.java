@@ -1,5 +1,6 @@
 package io.seqsync.projector.postgres;
 
+import io.seqsync.events.Announcements;
 import io.seqsync.events.model.BlockChanged;
 import io.seqsync.events.model.CommandRejected;
 import io.seqsync.events.model.CursorAdvanced;
@@ -16,7 +17,7 @@ import io.seqsync.events.model.ReactionChanged;
 import io.seqsync.events.model.ReadAdvanced;
 import io.seqsync.events.model.RecallApplied;
 import io.seqsync.events.model.RoleChange;
-import io.seqsync.store.Outcome;
+import io.seqsync.events.model.StoredOutcome;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -84,7 +85,7 @@ final class ProjectionPlan {
   final Map<DeviceCursor, Long> cursors = new LinkedHashMap<>();
   final Map<UserPosition, Long> reads = new LinkedHashMap<>();
   final Map<UserPosition, Draft> drafts = new LinkedHashMap<>();
-  final List<Outcome> outcomes = new ArrayList<>();
+  final List<StoredOutcome> outcomes = new ArrayList<>();
   final ActionsPlan actions = new ActionsPlan();
   final List<ProjectionAnomaly> anomalies = new ArrayList<>();
 
@@ -126,7 +127,7 @@ final class ProjectionPlan {
     Object payload = event.getPayload();
     Message message = appendedMessage(payload);
     if (message != null) {
-      outcomes.add(Outcome.appended(event.getCommandId(), event.getConvId(), message.getSeq(), message.getMsgId(),
+      outcomes.add(Announcements.appended(event.getCommandId(), event.getConvId(), message.getSeq(), message.getMsgId(),
           message.getCreateTime()));
       // A repeated seq was applied before, with all its effects: only the row may be missing.
       if (append(message)) {
@@ -134,26 +135,26 @@ final class ProjectionPlan {
       }
     } else if (payload instanceof CursorAdvanced cursor) {
       cursors.merge(new DeviceCursor(cursor.getUserId(), cursor.getDeviceId(), event.getConvId()), cursor.getSeq(), Math::max);
-      outcomes.add(Outcome.applied(event.getCommandId(), event.getConvId(), cursor.getSeq()));
+      outcomes.add(Announcements.applied(event.getCommandId(), event.getConvId(), cursor.getSeq()));
     } else if (payload instanceof ReadAdvanced read) {
       reads.merge(new UserPosition(read.getUserId(), event.getConvId()), read.getSeq(), Math::max);
       actions.readReports.merge(new UserPosition(read.getUserId(), event.getConvId()), read.getSeq(), Math::max);
-      outcomes.add(Outcome.applied(event.getCommandId(), event.getConvId(), read.getSeq()));
+      outcomes.add(Announcements.applied(event.getCommandId(), event.getConvId(), read.getSeq()));
     } else if (payload instanceof DraftUpdated draft) {
       drafts.put(new UserPosition(draft.getUserId(), event.getConvId()),
           new Draft(draft.getDeviceId(), draft.getText(), event.getTime()));
-      outcomes.add(Outcome.applied(event.getCommandId(), event.getConvId(), 0));
+      outcomes.add(Announcements.applied(event.getCommandId(), event.getConvId(), 0));
     } else if (payload instanceof BlockChanged block) {
       Block pair = new Block(block.getUserId(), block.getBlockedId());
       blocks.put(pair, block.getBlocked());
       blockTimes.put(pair, event.getTime());
-      outcomes.add(Outcome.applied(event.getCommandId(), event.getConvId(), 0));
+      outcomes.add(Announcements.applied(event.getCommandId(), event.getConvId(), 0));
     } else if (payload instanceof ListSettingsChanged settings) {
       listSettings.add(new ListSettings(settings.getUserId(), event.getConvId(), settings.getMuted(), settings.getPinned()));
-      outcomes.add(Outcome.applied(event.getCommandId(), event.getConvId(), 0));
+      outcomes.add(Announcements.applied(event.getCommandId(), event.getConvId(), 0));
     } else if (payload instanceof CommandRejected rejected) {
       String detail = rejected.getDetail().isEmpty() ? "" : ": " + rejected.getDetail();
-      outcomes.add(Outcome.rejected(event.getCommandId(), event.getConvId(), rejected.getReason() + detail));
+      outcomes.add(Announcements.rejected(event.getCommandId(), event.getConvId(), rejected.getReason() + detail));
     } else {
       log.warn("event of command {} in {} has a payload this projector does not know ({}): nothing stored",
           event.getCommandId(), event.getConvId(), payload == null ? "null" : payload.getClass().getSimpleName());

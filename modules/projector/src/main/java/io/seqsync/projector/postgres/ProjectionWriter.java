@@ -70,7 +70,7 @@ public final class ProjectionWriter {
    * Stores {@code events} through {@code handle}, which must be in a transaction the caller commits,
    * inserting the new messages as {@code newMessages} says.
    */
-  public ProjectionResult apply(Handle handle, List<Event> events, NewMessages newMessages) {
+  public AppliedBatch apply(Handle handle, List<Event> events, NewMessages newMessages) {
     SortedSet<String> convIds = events.stream()
         .map(event -> ProjectionPlan.appendedMessage(event.getPayload()))
         .filter(Objects::nonNull)
@@ -86,7 +86,7 @@ public final class ProjectionWriter {
     changeListSettings(handle, plan);
     recordGaps(handle, plan);
     upsertPositions(handle, plan);
-    return new ProjectionResult(plan.outcomes, plan.anomalies);
+    return new AppliedBatch(plan.outcomes, plan.anomalies);
   }
 
   // Locks the batch's conversations until commit, creating the missing ones: the latest_seq read

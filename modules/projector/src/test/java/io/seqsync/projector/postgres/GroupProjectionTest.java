@@ -9,9 +9,10 @@ import io.seqsync.events.model.GroupSettingsChanged;
 import io.seqsync.events.model.MembershipChanged;
 import io.seqsync.events.model.Message;
 import io.seqsync.events.model.MessageType;
+import io.seqsync.events.model.OutcomeKind;
 import io.seqsync.events.model.RoleChange;
+import io.seqsync.events.model.StoredOutcome;
 import io.seqsync.store.GroupQueries;
-import io.seqsync.store.Outcome;
 import io.seqsync.store.TestDatabases;
 import java.util.List;
 import java.util.Set;
@@ -42,14 +43,14 @@ class GroupProjectionTest {
 
   @Test
   void rolesSettingsAndBlocksAreStoredInEventOrderWithinABatch() {
-    ProjectionResult first = apply(List.of(
+    AppliedBatch first = apply(List.of(
         membership(1, List.of(1L, 2L, 3L), List.of(), "Team", List.of()),
         event(GROUP, new GroupRolesChanged(notice(2), List.of(new RoleChange(2L, "admin")))),
         event(GROUP, new GroupSettingsChanged(notice(3), true)),
         event(DIRECT, new BlockChanged(5L, 6L, true))));
 
-    assertThat(first.outcomes()).extracting(Outcome::kind).containsExactly(Outcome.Kind.APPENDED,
-        Outcome.Kind.APPENDED, Outcome.Kind.APPENDED, Outcome.Kind.APPLIED);
+    assertThat(first.outcomes()).extracting(StoredOutcome::getKind).containsExactly(OutcomeKind.APPENDED,
+        OutcomeKind.APPENDED, OutcomeKind.APPENDED, OutcomeKind.APPLIED);
     assertThat(groups.group(GROUP)).contains(new GroupQueries.Group(1L, 3, true, Set.of(2L)));
     assertThat(groups.blocked(5, 6)).isTrue();
     assertThat(groups.blocked(6, 5)).as("a block is one way").isFalse();
@@ -77,7 +78,7 @@ class GroupProjectionTest {
     assertThat(groups.groupCounts(List.of(1L, 2L, 3L), 10)).containsEntry(1L, 0).containsEntry(2L, 1).containsEntry(3L, 1);
   }
 
-  private ProjectionResult apply(List<Event> events) {
+  private AppliedBatch apply(List<Event> events) {
     return jdbi.inTransaction(handle -> writer.apply(handle, events, ProjectionWriter.NewMessages.PLAIN));
   }
 

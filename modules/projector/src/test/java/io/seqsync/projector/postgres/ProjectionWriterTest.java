@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
+import io.seqsync.events.Announcements;
 import io.seqsync.events.model.CommandRejected;
 import io.seqsync.events.model.CursorAdvanced;
 import io.seqsync.events.model.DraftUpdated;
@@ -12,10 +13,11 @@ import io.seqsync.events.model.MembershipChanged;
 import io.seqsync.events.model.Message;
 import io.seqsync.events.model.MessageAppended;
 import io.seqsync.events.model.MessageType;
+import io.seqsync.events.model.OutcomeKind;
 import io.seqsync.events.model.ReadAdvanced;
 import io.seqsync.events.model.RecallApplied;
 import io.seqsync.events.model.RejectReason;
-import io.seqsync.store.Outcome;
+import io.seqsync.events.model.StoredOutcome;
 import io.seqsync.store.StoredMessage;
 import io.seqsync.store.TestDatabases;
 import java.time.Duration;
@@ -59,13 +61,13 @@ class ProjectionWriterTest {
       events.add(appended(GROUP, seq));
     }
 
-    ProjectionResult result = apply(events);
+    AppliedBatch result = apply(events);
 
     assertThat(result.anomalies()).isEmpty();
     assertThat(result.outcomes()).hasSize(100);
     for (int i = 0; i < events.size(); i++) {
       Message message = ((MessageAppended) events.get(i).getPayload()).getMessage();
-      assertThat(result.outcomes().get(i)).isEqualTo(Outcome.appended(
+      assertThat(result.outcomes().get(i)).isEqualTo(Announcements.appended(
           events.get(i).getCommandId(), message.getConvId(), message.getSeq(), message.getMsgId(), message.getCreateTime()));
     }
     assertThat(seqs(DIRECT)).isEqualTo(oneTo(50));
@@ -117,10 +119,10 @@ class ProjectionWriterTest {
     // The recalled message may arrive in the same batch as its recall.
     Event recallOfFour = recall(DIRECT, 5, 4);
 
-    ProjectionResult result = apply(List.of(recallOfOne, appended(DIRECT, 4), recallOfFour));
+    AppliedBatch result = apply(List.of(recallOfOne, appended(DIRECT, 4), recallOfFour));
 
     Message notice = ((RecallApplied) recallOfOne.getPayload()).getNotice();
-    assertThat(result.outcomes().get(0)).isEqualTo(Outcome.appended(recallOfOne.getCommandId(), DIRECT, 3,
+    assertThat(result.outcomes().get(0)).isEqualTo(Announcements.appended(recallOfOne.getCommandId(), DIRECT, 3,
         notice.getMsgId(), notice.getCreateTime()));
     assertThat(storedMessage(DIRECT, 1).recalled()).isTrue();
     assertThat(storedMessage(DIRECT, 1).content()).isEqualTo(StoredMessage.RECALLED_PLACEHOLDER);
@@ -150,7 +152,7 @@ class ProjectionWriterTest {
     StoredMessage original = storedMessage(DIRECT, 2);
     Event repeat = appended(DIRECT, 2);
 
-    ProjectionResult result = apply(List.of(repeat, appended(DIRECT, 3)));
+    AppliedBatch result = apply(List.of(repeat, appended(DIRECT, 3)));
 
     assertThat(result.count(ProjectionAnomaly.Kind.REPEAT)).isEqualTo(1);
     assertThat(result.count(ProjectionAnomaly.Kind.GAP)).isZero();
@@ -167,7 +169,7 @@ class ProjectionWriterTest {
     apply(List.of(appended(DIRECT, 1)));
     Event afterGap = appended(DIRECT, 4);
 
-    ProjectionResult result = apply(List.of(afterGap, appended(DIRECT, 5)));
+    AppliedBatch result = apply(List.of(afterGap, appended(DIRECT, 5)));
 
     long msgId = ((MessageAppended) afterGap.getPayload()).getMessage().getMsgId();
     assertThat(result.anomalies()).containsExactly(new ProjectionAnomaly(ProjectionAnomaly.Kind.GAP, DIRECT, 2, 4, msgId));
@@ -177,7 +179,7 @@ class ProjectionWriterTest {
         .containsExactly(tuple(DIRECT, 2L, 4L, msgId));
 
     // A late message filling the hole is a repeat by seq, but nothing is stored there yet: it is kept.
-    ProjectionResult late = apply(List.of(appended(DIRECT, 2)));
+    AppliedBatch late = apply(List.of(appended(DIRECT, 2)));
     assertThat(late.count(ProjectionAnomaly.Kind.REPEAT)).isEqualTo(1);
     assertThat(seqs(DIRECT)).containsExactly(1L, 2L, 4L, 5L);
   }
@@ -194,7 +196,7 @@ class ProjectionWriterTest {
     assertThat(seqs(DIRECT)).as("rolled back").containsExactly(1L);
     assertThat(query("select conv_id from conversations")).as("rolled back").containsExactly(DIRECT);
 
-    ProjectionResult result = apply(batch, ProjectionWriter.NewMessages.GUARDED);
+    AppliedBatch result = apply(batch, ProjectionWriter.NewMessages.GUARDED);
     assertThat(result.outcomes()).hasSize(3);
     assertThat(seqs(GROUP)).containsExactly(1L);
     assertThat(seqs(DIRECT)).containsExactly(1L, 3L);
@@ -206,15 +208,15 @@ class ProjectionWriterTest {
   void cursorsAndReadPositionsOnlyMoveForwardAndDraftsKeepTheLast() {
     apply(List.of(appended(DIRECT, 1)));
     Event cursorFive = event(DIRECT, new CursorAdvanced(1L, "phone", 5L));
-    ProjectionResult first = apply(List.of(cursorFive, event(DIRECT, new CursorAdvanced(1L, "phone", 3L)),
+    AppliedBatch first = apply(List.of(cursorFive, event(DIRECT, new CursorAdvanced(1L, "phone", 3L)),
         event(DIRECT, new CursorAdvanced(1L, "laptop", 2L)), event(DIRECT, new ReadAdvanced(1L, "phone", 4L)),
         event(DIRECT, new DraftUpdated(1L, "phone", "hel")), event(DIRECT, new DraftUpdated(1L, "laptop", "hello"))));
     apply(List.of(event(DIRECT, new CursorAdvanced(1L, "phone", 4L)), event(DIRECT, new ReadAdvanced(1L, "laptop", 2L))));
 
-    assertThat(first.outcomes()).extracting(Outcome::kind, Outcome::seq).containsExactly(
-        tuple(Outcome.Kind.APPLIED, 5L), tuple(Outcome.Kind.APPLIED, 3L), tuple(Outcome.Kind.APPLIED, 2L),
-        tuple(Outcome.Kind.APPLIED, 4L), tuple(Outcome.Kind.APPLIED, 0L), tuple(Outcome.Kind.APPLIED, 0L));
-    assertThat(first.outcomes().get(0).commandId()).isEqualTo(cursorFive.getCommandId());
+    assertThat(first.outcomes()).extracting(StoredOutcome::getKind, StoredOutcome::getSeq).containsExactly(
+        tuple(OutcomeKind.APPLIED, 5L), tuple(OutcomeKind.APPLIED, 3L), tuple(OutcomeKind.APPLIED, 2L),
+        tuple(OutcomeKind.APPLIED, 4L), tuple(OutcomeKind.APPLIED, 0L), tuple(OutcomeKind.APPLIED, 0L));
+    assertThat(first.outcomes().get(0).getCommandId()).isEqualTo(cursorFive.getCommandId());
     assertThat(query("select device_id || '=' || seq from device_cursors where user_id = 1 order by device_id"))
         .containsExactly("laptop=2", "phone=5");
     assertThat(query("select user_id || '=' || seq from read_positions")).containsExactly("1=4");
@@ -247,10 +249,10 @@ class ProjectionWriterTest {
   void aRejectedCommandStoresNothingAndIsAnsweredWithItsReason() {
     Event rejected = event(DIRECT, new CommandRejected(RejectReason.NO_SUCH_MESSAGE, "no message at seq 9"));
 
-    ProjectionResult result = apply(List.of(rejected));
+    AppliedBatch result = apply(List.of(rejected));
 
     assertThat(result.outcomes()).containsExactly(
-        Outcome.rejected(rejected.getCommandId(), DIRECT, "NO_SUCH_MESSAGE: no message at seq 9"));
+        Announcements.rejected(rejected.getCommandId(), DIRECT, "NO_SUCH_MESSAGE: no message at seq 9"));
     assertThat(query("select conv_id from conversations")).isEmpty();
     assertThat(query("select conv_id from messages")).isEmpty();
   }
@@ -270,11 +272,11 @@ class ProjectionWriterTest {
   }
 
   // As the projector applies a batch first.
-  private ProjectionResult apply(List<Event> events) {
+  private AppliedBatch apply(List<Event> events) {
     return apply(events, ProjectionWriter.NewMessages.PLAIN);
   }
 
-  private ProjectionResult apply(List<Event> events, ProjectionWriter.NewMessages newMessages) {
+  private AppliedBatch apply(List<Event> events, ProjectionWriter.NewMessages newMessages) {
     return jdbi.inTransaction(handle -> writer.apply(handle, events, newMessages));
   }
 

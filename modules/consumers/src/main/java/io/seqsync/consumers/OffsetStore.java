@@ -1,4 +1,4 @@
-package io.seqsync.events.consumer;
+package io.seqsync.consumers;
 
 import java.util.Collection;
 import java.util.HashMap;

@@ -1,6 +1,8 @@
-package io.seqsync.events;
+package io.seqsync.consumers;
 
 import io.seqsync.config.KafkaConnection;
+import io.seqsync.events.Topic;
+import io.seqsync.events.Topics;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

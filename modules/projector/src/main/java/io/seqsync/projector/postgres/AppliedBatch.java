@@ -1,6 +1,6 @@
 package io.seqsync.projector.postgres;
 
-import io.seqsync.store.Outcome;
+import io.seqsync.events.model.StoredOutcome;
 import java.util.List;
 
 /**
@@ -8,8 +8,8 @@ import java.util.List;
  * in event order, and the seq anomalies it met. Returned rather than reported on the way, so that
  * the caller announces and counts only once the transaction has committed. Immutable.
  */
-public record ProjectionResult(List<Outcome> outcomes, List<ProjectionAnomaly> anomalies) {
-  public ProjectionResult {
+public record AppliedBatch(List<StoredOutcome> outcomes, List<ProjectionAnomaly> anomalies) {
+  public AppliedBatch {
     outcomes = List.copyOf(outcomes);
     anomalies = List.copyOf(anomalies);
   }

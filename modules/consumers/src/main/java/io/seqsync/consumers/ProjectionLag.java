@@ -1,4 +1,4 @@
-package io.seqsync.store;
+package io.seqsync.consumers;
 
 import io.seqsync.config.KafkaConnection;
 import java.time.Duration;
@@ -16,19 +16,18 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.statement.SqlStatements;
 
 /**
  * How far the projection in PostgreSQL is behind the events topic: per partition, the topic's last
  * stable offset (the end a read_committed reader sees) minus the next offset projector_offsets
- * holds (a partition never projected counts from the topic's first offset). That difference also
- * counts the transaction markers (one per sequencer transaction and partition) and aborted records
- * between the two, which no projector ever stores: a partition fully projected would show one or
- * more. So a gap of at most {@link #COUNTED_UP_TO} offsets is counted record by record (read_committed,
- * whatever this instance's projector holds); a larger one is given as the difference, which
- * overstates it by those markers. For the health answers and the operators' dashboard; measures
- * anew at every call. Thread-safe (one measure at a time).
+ * holds, as {@link ProjectedOffsets} reads it (a partition never projected counts from the
+ * topic's first offset). That difference also counts the transaction markers (one per sequencer
+ * transaction and partition) and aborted records between the two, which no projector ever stores:
+ * a partition fully projected would show one or more. So a gap of at most {@link #COUNTED_UP_TO}
+ * offsets is counted record by record (read_committed, whatever this instance's projector holds);
+ * a larger one is given as the difference, which overstates it by those markers. For the health
+ * answers and the operators' dashboard; measures anew at every call. Thread-safe (one measure at
+ * a time).
  */
 public final class ProjectionLag implements AutoCloseable {
   /** The largest gap, in offsets, counted record by record. */
@@ -50,14 +49,23 @@ public final class ProjectionLag implements AutoCloseable {
     }
   }
 
+  /**
+   * Where the projection got: the next offset to project per partition of a topic, a partition
+   * never projected absent, read within {@code timeout} (the store's projector offsets).
+   */
+  @FunctionalInterface
+  public interface ProjectedOffsets {
+    Map<Integer, Long> read(String topic, Duration timeout);
+  }
+
   private final String topic;
-  private final Jdbi jdbi;
+  private final ProjectedOffsets projected;
   private final KafkaConsumer<byte[], byte[]> consumer;
 
-  /** Lag of the projection of {@code topic} (the events topic) into the database of {@code jdbi}. */
-  public ProjectionLag(KafkaConnection kafka, String topic, Jdbi jdbi) {
+  /** Lag of the projection of {@code topic} (the events topic), which got as far as {@code projected} says. */
+  public ProjectionLag(KafkaConnection kafka, String topic, ProjectedOffsets projected) {
     this.topic = topic;
-    this.jdbi = jdbi;
+    this.projected = projected;
     Properties props = kafka.properties();
     props.put(ConsumerConfig.CLIENT_ID_CONFIG, "seqsync-projection-lag");
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -71,7 +79,7 @@ public final class ProjectionLag implements AutoCloseable {
    * too: a gap not counted within it is given as the difference); throws when one fails.
    */
   public Snapshot measure(Duration timeout) {
-    Map<Integer, Long> stored = storedOffsets(timeout);
+    Map<Integer, Long> stored = projected.read(topic, timeout);
     synchronized (consumer) {
       long deadline = System.nanoTime() + timeout.toNanos();
       List<TopicPartition> partitions = consumer.partitionsFor(topic, timeout).stream()
@@ -106,14 +114,6 @@ public final class ProjectionLag implements AutoCloseable {
     synchronized (consumer) {
       consumer.close(Duration.ofSeconds(5));
     }
-  }
-
-  private Map<Integer, Long> storedOffsets(Duration timeout) {
-    int seconds = (int) Math.max(1, timeout.toSeconds());
-    return jdbi.withHandle(handle -> {
-      handle.getConfig(SqlStatements.class).setQueryTimeout(seconds);
-      return StoredOffsets.read(handle, topic);
-    });
   }
 
   // The committed records in [from, end) of each partition whose gap is small, read until the

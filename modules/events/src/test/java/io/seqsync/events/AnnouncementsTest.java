@@ -1,8 +1,7 @@
-package io.seqsync.store;
+package io.seqsync.events;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.seqsync.events.EventSerdes;
 import io.seqsync.events.model.Announcement;
 import io.seqsync.events.model.OutcomeKind;
 import io.seqsync.events.model.StoredOutcome;
@@ -13,10 +12,10 @@ import org.junit.jupiter.api.Test;
 class AnnouncementsTest {
   @Test
   void outcomesSurviveTheirRecordForm() {
-    List<Outcome> outcomes = List.of(
-        Outcome.appended("cmd-1", "d:1:2", 7, 9_007_199_254_740_993L, 1_764_410_000_123L),
-        Outcome.applied("cmd-2", "g:team", 5),
-        Outcome.rejected("cmd-3", "d:1:2", "NO_SUCH_MESSAGE: no message at seq 9\twith\nany text"));
+    List<StoredOutcome> outcomes = List.of(
+        Announcements.appended("cmd-1", "d:1:2", 7, 9_007_199_254_740_993L, 1_764_410_000_123L),
+        Announcements.applied("cmd-2", "g:team", 5),
+        Announcements.rejected("cmd-3", "d:1:2", "NO_SUCH_MESSAGE: no message at seq 9\twith\nany text"));
 
     assertThat(Announcements.decode(Announcements.encode(outcomes))).isEqualTo(outcomes);
   }
@@ -33,6 +32,6 @@ class AnnouncementsTest {
         new StoredOutcome(OutcomeKind.UNKNOWN, "cmd-1", "d:1:2", 1L, 0L, 0L, ""),
         new StoredOutcome(OutcomeKind.APPLIED, "cmd-2", "g:team", 5L, 0L, 0L, ""))));
 
-    assertThat(Announcements.decode(value)).containsExactly(Outcome.applied("cmd-2", "g:team", 5));
+    assertThat(Announcements.decode(value)).containsExactly(Announcements.applied("cmd-2", "g:team", 5));
   }
 }
