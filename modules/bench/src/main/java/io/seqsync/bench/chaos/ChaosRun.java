@@ -78,7 +78,6 @@ public final class ChaosRun extends Bench {
     Bench.main(new ChaosRun(), args);
   }
 
-
   @Override
   protected boolean measure() throws Exception {
     Topics topics = Topics.from(ConfigLoader.of(Map.of("kafka.partitions", String.valueOf(partitions))).kafka());

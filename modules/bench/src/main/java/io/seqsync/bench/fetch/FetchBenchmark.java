@@ -58,7 +58,6 @@ public final class FetchBenchmark extends Bench {
     Bench.main(new FetchBenchmark(), args);
   }
 
-
   @Override
   protected boolean measure() throws Exception {
     Path dir = Files.createTempDirectory("seqsync-bench-fetch-");

@@ -62,7 +62,6 @@ public final class LaneBenchmark extends Bench {
     Bench.main(new LaneBenchmark(), args);
   }
 
-
   @Override
   protected boolean measure() throws Exception {
     Path dir = Files.createTempDirectory("seqsync-bench-lanes-");

@@ -59,7 +59,6 @@ public final class NotifyBenchmark extends Bench {
     Bench.main(new NotifyBenchmark(), args);
   }
 
-
   @Override
   protected boolean measure() throws Exception {
     Path dir = Files.createTempDirectory("seqsync-bench-notify-");

@@ -72,7 +72,6 @@ public final class PeerBenchmark extends Bench {
     Bench.main(new PeerBenchmark(), args);
   }
 
-
   @Override
   protected boolean measure() throws Exception {
     PeerOptions options = new PeerOptions(rates, warmupSeconds, durationSeconds, conversations, catchupMessages, fillRate,

@@ -53,7 +53,6 @@ public final class PushBenchmark extends Bench {
     Bench.main(new PushBenchmark(), args);
   }
 
-
   @Override
   protected boolean measure() throws Exception {
     Path dir = Files.createTempDirectory("seqsync-bench-push-");

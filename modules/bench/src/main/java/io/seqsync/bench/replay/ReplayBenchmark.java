@@ -45,7 +45,6 @@ public final class ReplayBenchmark extends Bench {
     Bench.main(new ReplayBenchmark(), args);
   }
 
-
   @Override
   protected boolean measure() throws Exception {
     Path dir = Files.createTempDirectory("seqsync-bench-replay-");

@@ -53,7 +53,6 @@ public final class RestartBenchmark extends Bench {
     Bench.main(new RestartBenchmark(), args);
   }
 
-
   @Override
   protected boolean measure() throws Exception {
     boolean ok = true;

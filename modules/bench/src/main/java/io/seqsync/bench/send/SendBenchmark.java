@@ -59,7 +59,6 @@ public final class SendBenchmark extends Bench {
     Bench.main(new SendBenchmark(), args);
   }
 
-
   @Override
   protected boolean measure() throws Exception {
     for (String interval : commitIntervals) {

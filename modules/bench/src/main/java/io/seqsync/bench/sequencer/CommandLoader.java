@@ -1,6 +1,5 @@
 package io.seqsync.bench.sequencer;
 
-
 import io.seqsync.events.Commands;
 import io.seqsync.events.EventSerdes;
 import io.seqsync.events.model.Command;

@@ -100,7 +100,6 @@ public final class SequencerBenchmark extends Bench {
     Bench.main(new SequencerBenchmark(), args);
   }
 
-
   @Override
   protected boolean measure() {
     Path root = (dir != null ? dir : temporaryDirectory()).toAbsolutePath();
