@@ -1,5 +1,6 @@
 package io.seqsync.app;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.config.Endpoints;
@@ -129,13 +130,17 @@ public final class SeqsyncApp implements AutoCloseable {
     RedisHealth redisHealth = own(new RedisHealth(redisEndpoint));
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     own(registry::close);
-    AnnouncementPublisher announcements = own(new AnnouncementPublisher(kafka, topics.announcements(), registry));
+    AnnouncementPublisher announcements = own(new AnnouncementPublisher(kafka, topics.announcements(), registry,
+        !config.postgres().replicaJdbcUrls().isEmpty()));
     Projector projector = own(new Projector(kafka, topics, database, announcements, registry, config.projector()));
     ConversationIndex index = new ConversationIndex(redis);
     // Index, then push: a device told of a message finds it listed and counted.
     projector.addCommitListener(new ConversationIndexer(database.jdbi(), index, redisHealth, kafka,
         topics.events().name(), projector::assignedPartitions));
-    projector.addCommitListener(new PushPublisher(database.jdbi(), redis, redisHealth));
+    // Which devices hold a live push socket, on any instance: presence, push to devices and the
+    // push publisher's routing read it.
+    SocketRegistry sockets = new SocketRegistry(redis, config.presence().socketTtl());
+    projector.addCommitListener(new PushPublisher(new ConversationQueries(database.jdbi()), redis, sockets, redisHealth));
     projector.start();
     if (!config.archive().interval().isZero()) {
       own(new ArchiveSchedule(new MessageArchive(database.jdbi(), config.archive().hotDays()), config.archive().interval()));
@@ -148,10 +153,16 @@ public final class SeqsyncApp implements AutoCloseable {
     Optional<VapidKeys> vapid = config.notifications().enabled() ? Optional.of(PushNotifications.vapid(config))
         : Optional.empty();
     phases.done("projectors");
-    HealthProbes health = own(new HealthProbes(config, kafka, topics, redisHealth, sequencing, projector, delivery, requests));
+    ReadReplicas readReplicas = own(ReadReplicas.open(config.postgres(), requests, registry));
+    HealthProbes health = own(new HealthProbes(config, kafka, topics, redisHealth, sequencing, projector, delivery, requests,
+        readReplicas.probe()));
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()));
-    ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), topics.announcements().name()));
-    PushHub pushes = own(new PushHub(registry).subscribe(redisEndpoint));
+    ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), topics.announcements().name(),
+        config.sequencer().applicationId() + "-ingress"));
+    FunctionCounter.builder("seqsync.replies.outcomes.heard", replies, ReplyWaiter::outcomesHeard)
+        .description("outcomes of commands announced to this instance").register(registry);
+    PushHub pushes = own(new PushHub(registry, PushHub.newInstanceId()).subscribe(redisEndpoint));
+    replies.onAppended(outcome -> readReplicas.committed().committed(outcome.getConvId(), outcome.getSeq()));
     ConversationQueries conversations = new ConversationQueries(requests.jdbi());
     IngressStores stores = new IngressStores(new MessageQueries(requests.jdbi()), conversations,
         new ConversationList(redis, new ConversationIndexRebuild(new IndexSourceQueries(requests.jdbi()), index),
@@ -166,9 +177,9 @@ public final class SeqsyncApp implements AutoCloseable {
         endpoints.objectStore().map(url -> new Uploads(own(ObjectStore.connect(url, config.objectStore())).ensureBucket(),
             new AttachmentRules(config.sequencer().attachments()))),
         new PushStores(new PusherQueries(requests.jdbi()), new ListSettingsQueries(requests.jdbi()),
-            vapid.map(VapidKeys::publicKey), config.notifications().pushersPerUser()));
-    // Which devices hold a live push socket, on any instance: presence, and push to devices, read it.
-    SocketRegistry sockets = new SocketRegistry(redis, config.presence().socketTtl());
+            vapid.map(VapidKeys::publicKey), config.notifications().pushersPerUser()))
+        .withReads(readReplicas.reads(jdbi -> new SyncQueries(jdbi, config.fetch().syncPageSize(),
+            config.fetch().syncScreenConversations(), config.fetch().syncScreenBytes())));
     vapid.ifPresent(keys -> own(PushNotifications.start(config, kafka, topics, database.jdbi(), sockets, keys, registry)));
     Liveness liveness = own(Liveness.start(config.presence(), sockets, redis, redisEndpoint, stores.presence(),
         new AccessControl(conversations, stores.messages()), pushes));

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -141,12 +142,21 @@ public final class ConversationQueries {
         .mapTo(Long.class).findOne().orElse(0L));
   }
 
+  /** The members of the group {@code convId} by user id (a direct conversation's two come from its id). */
+  public List<Long> members(String convId) {
+    return jdbi.withHandle(handle -> members(handle, convId));
+  }
+
+  static List<Long> members(Handle handle, String convId) {
+    return handle.createQuery("select user_id from conversation_members where conv_id = :conv order by user_id")
+        .bind("conv", convId).mapTo(Long.class).list();
+  }
+
   /** The activation of {@code convId} for the user's device (R14); the caller checked membership. */
   public Activation activation(long userId, String deviceId, ConvId convId) {
     return jdbi.withHandle(handle -> {
       List<Long> members = convId.kind() == ConvId.Kind.GROUP
-          ? handle.createQuery("select user_id from conversation_members where conv_id = :conv order by user_id")
-              .bind("conv", convId.value()).mapTo(Long.class).list()
+          ? members(handle, convId.value())
           : null;
       String kind = convId.kind() == ConvId.Kind.GROUP ? "group" : "direct";
       return handle.createQuery(ACTIVATION)

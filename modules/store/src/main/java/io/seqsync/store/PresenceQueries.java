@@ -64,8 +64,7 @@ public final class PresenceQueries {
 
   /** A group's members (a direct conversation's two users come from its id, not from here). */
   public List<Long> members(String convId) {
-    return jdbi.withHandle(handle -> handle.createQuery("select user_id from conversation_members where conv_id = :conv")
-        .bind("conv", convId).mapTo(Long.class).list());
+    return jdbi.withHandle(handle -> ConversationQueries.members(handle, convId));
   }
 
   /** Every member's receipts in the conversation, by user id. */
