@@ -1,6 +1,5 @@
 package io.seqsync.app;
 
-import io.seqsync.testkit.ApiClient;
 import static io.seqsync.app.EndToEnd.ok;
 import static io.seqsync.app.EndToEnd.send;
 import static io.seqsync.app.EndToEnd.seqs;
@@ -9,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.projector.postgres.MessageArchive;
 import io.seqsync.store.Database;
+import io.seqsync.testkit.ApiClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,7 +1,5 @@
 package io.seqsync.app;
 
-import io.seqsync.testkit.ApiClient;
-import io.seqsync.testkit.StreamClient;
 import static io.seqsync.app.EndToEnd.awaitActivation;
 import static io.seqsync.app.EndToEnd.ok;
 import static io.seqsync.app.EndToEnd.send;
@@ -10,6 +8,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.ingress.auth.Tokens;
+import io.seqsync.testkit.ApiClient;
+import io.seqsync.testkit.StreamClient;
 import java.net.http.WebSocketHandshakeException;
 import java.time.Duration;
 import java.time.Instant;

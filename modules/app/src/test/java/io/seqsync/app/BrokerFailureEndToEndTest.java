@@ -1,6 +1,5 @@
 package io.seqsync.app;
 
-import io.seqsync.testkit.ApiClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -11,6 +10,7 @@ import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
 import io.seqsync.events.model.Message;
 import io.seqsync.events.model.MessageAppended;
+import io.seqsync.testkit.ApiClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

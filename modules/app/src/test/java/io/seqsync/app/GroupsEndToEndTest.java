@@ -1,7 +1,5 @@
 package io.seqsync.app;
 
-import io.seqsync.testkit.ApiClient;
-import io.seqsync.testkit.StreamClient;
 import static io.seqsync.app.EndToEnd.await;
 import static io.seqsync.app.EndToEnd.awaitActivation;
 import static io.seqsync.app.EndToEnd.awaitUnread;
@@ -13,6 +11,8 @@ import static io.seqsync.testkit.StreamClient.ofType;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.seqsync.testkit.ApiClient;
+import io.seqsync.testkit.StreamClient;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;

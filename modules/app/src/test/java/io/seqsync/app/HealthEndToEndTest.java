@@ -1,10 +1,10 @@
 package io.seqsync.app;
 
-import io.seqsync.testkit.ApiClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.localstack.LocalRedis;
+import io.seqsync.testkit.ApiClient;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;

@@ -1,11 +1,11 @@
 package io.seqsync.app;
 
-import io.seqsync.testkit.ApiClient;
-import io.seqsync.testkit.StreamClient;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.seqsync.testkit.ApiClient;
+import io.seqsync.testkit.StreamClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

@@ -1,10 +1,10 @@
 package io.seqsync.app;
 
-import io.seqsync.testkit.ApiClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.ingress.auth.Tokens;
+import io.seqsync.testkit.ApiClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,7 +1,5 @@
 package io.seqsync.app;
 
-import io.seqsync.testkit.ApiClient;
-import io.seqsync.testkit.StreamClient;
 import static io.seqsync.app.EndToEnd.accepted;
 import static io.seqsync.app.EndToEnd.await;
 import static io.seqsync.app.EndToEnd.awaitActivation;
@@ -14,6 +12,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.seqsync.testkit.ApiClient;
+import io.seqsync.testkit.StreamClient;
 import java.net.URI;
 import java.net.http.WebSocketHandshakeException;
 import java.time.Duration;

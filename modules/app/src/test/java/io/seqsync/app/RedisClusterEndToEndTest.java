@@ -1,7 +1,5 @@
 package io.seqsync.app;
 
-import io.seqsync.testkit.ApiClient;
-import io.seqsync.testkit.StreamClient;
 import static io.seqsync.app.EndToEnd.accepted;
 import static io.seqsync.app.EndToEnd.awaitUnread;
 import static io.seqsync.app.EndToEnd.entry;
@@ -14,6 +12,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.config.RedisEndpoint;
 import io.seqsync.localstack.LocalRedisCluster;
 import io.seqsync.redis.RedisClients;
+import io.seqsync.testkit.ApiClient;
+import io.seqsync.testkit.StreamClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

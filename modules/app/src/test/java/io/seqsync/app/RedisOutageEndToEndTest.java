@@ -1,6 +1,5 @@
 package io.seqsync.app;
 
-import io.seqsync.testkit.ApiClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.localstack.LocalRedis;
+import io.seqsync.testkit.ApiClient;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;

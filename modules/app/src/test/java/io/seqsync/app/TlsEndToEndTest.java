@@ -1,7 +1,5 @@
 package io.seqsync.app;
 
-import io.seqsync.testkit.ApiClient;
-import io.seqsync.testkit.StreamClient;
 import static io.seqsync.app.EndToEnd.ok;
 import static io.seqsync.app.EndToEnd.send;
 import static io.seqsync.testkit.StreamClient.ofType;
@@ -12,6 +10,8 @@ import io.seqsync.app.tls.TestCertificates;
 import io.seqsync.app.tls.TlsKafka;
 import io.seqsync.app.tls.TlsPostgres;
 import io.seqsync.app.tls.TlsRedis;
+import io.seqsync.testkit.ApiClient;
+import io.seqsync.testkit.StreamClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
