@@ -40,6 +40,9 @@ public final class ReplayBenchmark extends Bench {
   int messages = 1_000;
   @Option(names = "--repeats", description = "replays, each after a read of the log (default: ${DEFAULT-VALUE})")
   int repeats = 3;
+  @Option(names = "--fsync", description = "on: the embedded PostgreSQL flushes its WAL to disk, as a production"
+      + " server does (default: ${DEFAULT-VALUE})")
+  String fsync = "off";
 
   public static void main(String[] args) {
     Bench.main(new ReplayBenchmark(), args);
@@ -48,7 +51,8 @@ public final class ReplayBenchmark extends Bench {
   @Override
   protected boolean measure() throws Exception {
     Path dir = Files.createTempDirectory("seqsync-bench-replay-");
-    SeqsyncConfig config = InJvmApp.config(dir, Map.of("archive.interval", "0s"));
+    SeqsyncConfig config = InJvmApp.config(dir, Map.of("archive.interval", "0s",
+        "postgres.embedded-fsync", Boolean.toString("on".equals(fsync))));
     try {
       try (SeqsyncApp app = InJvmApp.start(config)) {
         System.err.printf("   sending %,d conversations x %,d messages through the commands topic%n", conversations, messages);
