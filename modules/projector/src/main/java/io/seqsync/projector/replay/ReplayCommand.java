@@ -13,6 +13,12 @@ public final class ReplayCommand {
 
   /** Replays; returns the exit code: 0 done, 1 refused or failed. */
   public static int run(SeqsyncConfig config, PrintStream out, PrintStream err) {
+    if (config.postgres().shards().configured()) {
+      // A replay rebuilds one PostgreSQL from every partition; a shard is rebuilt from its own range.
+      err.println("replay refused, nothing changed: postgres.shards is set; rebuild a shard into an empty primary with"
+          + " `move-partitions copy FIRST-LAST JDBC_URL` (docs/operations.md, \"Moving partitions to a new shard\")");
+      return 1;
+    }
     try {
       ProjectionReplay.Summary summary = ProjectionReplay.run(config);
       out.printf("replayed in %.1f s: emptied %d tables and %d Redis keys; %,d event offsets -> %,d messages in %,d"
