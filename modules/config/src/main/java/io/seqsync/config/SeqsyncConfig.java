@@ -296,12 +296,6 @@ public record SeqsyncConfig(
       require(syncReconnectRate > 0, "sync.reconnect-rate must be positive");
     }
 
-    /** With the first screens' and reconnects' defaults. */
-    public Fetch(int ratePerSecond, int burst, Lane firstScreen, Lane paging, int syncPageSize) {
-      this(ratePerSecond, burst, firstScreen, paging, syncPageSize, Math.min(SYNC_SCREEN_CONVERSATIONS, syncPageSize),
-          SYNC_SCREEN_BYTES, SYNC_RECONNECT_RATE);
-    }
-
     /**
      * A lane: at most {@code concurrency} requests run, at most {@code queue} more wait, each at
      * most {@code maxWait} for its turn ({@code fetch.<name>.wait}).

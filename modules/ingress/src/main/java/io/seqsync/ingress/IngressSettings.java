@@ -17,16 +17,6 @@ import java.time.Duration;
 public record IngressSettings(String host, int port, Duration replyBudget, int maxContentBytes, int maxGroupMembers,
     SeqsyncConfig.Fetch fetch, boolean streamCompression, Duration deliveryCache, SeqsyncConfig.Limits limits,
     SeqsyncConfig.Groups groups, Integrations integrations, Duration editWindow) {
-  /** Message actions: the edit window of {@code sequencer.edit-window}'s default. */
-  public static final Duration DEFAULT_EDIT_WINDOW = Duration.ofMinutes(15);
-
-  public IngressSettings(String host, int port, Duration replyBudget, int maxContentBytes, int maxGroupMembers,
-      SeqsyncConfig.Fetch fetch, boolean streamCompression, Duration deliveryCache, SeqsyncConfig.Limits limits,
-      SeqsyncConfig.Groups groups, Integrations integrations) {
-    this(host, port, replyBudget, maxContentBytes, maxGroupMembers, fetch, streamCompression, deliveryCache, limits,
-        groups, integrations, DEFAULT_EDIT_WINDOW);
-  }
-
   public IngressSettings {
     if (port < 0 || port > 65535 || replyBudget.isNegative() || maxContentBytes <= 0 || maxGroupMembers < 2
         || deliveryCache.isNegative()) {

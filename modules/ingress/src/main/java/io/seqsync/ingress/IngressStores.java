@@ -27,14 +27,4 @@ import java.util.Optional;
 public record IngressStores(MessageQueries messages, ConversationQueries conversations, ConversationList list,
     ArchiveQueries archive, DeliveryQueries delivery, SyncQueries sync, StatementTimeouts statementTimeouts,
     RevocationQueries revocations, GroupQueries groups, Optional<RedisLimits> limits,
-    PresenceQueries presence, ServerRequestQueries serverRequests, Optional<Uploads> uploads, PushStores push) {
-
-  /** Without an object store: attachments off. */
-  public IngressStores(MessageQueries messages, ConversationQueries conversations, ConversationList list,
-      ArchiveQueries archive, DeliveryQueries delivery, SyncQueries sync, StatementTimeouts statementTimeouts,
-      RevocationQueries revocations, GroupQueries groups, Optional<RedisLimits> limits, PresenceQueries presence,
-      ServerRequestQueries serverRequests, PushStores push) {
-    this(messages, conversations, list, archive, delivery, sync, statementTimeouts, revocations, groups, limits,
-        presence, serverRequests, Optional.empty(), push);
-  }
-}
+    PresenceQueries presence, ServerRequestQueries serverRequests, Optional<Uploads> uploads, PushStores push) {}

@@ -96,14 +96,16 @@ public final class TestApp implements AutoCloseable {
     IngressStores stores = new IngressStores(new MessageQueries(requests.jdbi()), new ConversationQueries(requests.jdbi()),
         list(redisUri), new ArchiveQueries(requests.jdbi(), config.archive().readBudget()),
         new DeliveryQueries(requests.jdbi(), config.delivery().renderTarget()),
-        new SyncQueries(requests.jdbi(), config.fetch().syncPageSize()), requests.statementTimeouts(),
+        new SyncQueries(requests.jdbi(), config.fetch().syncPageSize(), config.fetch().syncScreenConversations(),
+            config.fetch().syncScreenBytes()), requests.statementTimeouts(),
         new RevocationQueries(requests.jdbi()), new GroupQueries(requests.jdbi()), Optional.empty(),
         new PresenceQueries(requests.jdbi()), new ServerRequestQueries(requests.jdbi()), uploads,
         new PushStores(new PusherQueries(requests.jdbi()), new ListSettingsQueries(requests.jdbi()), Optional.empty(),
             config.notifications().pushersPerUser()));
     app = new IngressApp(new IngressSettings("127.0.0.1", 0, replyBudget, maxContentBytes,
         config.sequencer().maxGroupMembers(), config.fetch(), config.http().streamCompression(),
-        config.delivery().figuresCache(), config.limits(), config.groups(), config.integrations()),
+        config.delivery().figuresCache(), config.limits(), config.groups(), config.integrations(),
+        config.sequencer().editWindow()),
         new CommandChannels(publisher, waiter, Topics.from(config.kafka()).telemetry()), stores, new PushHub(),
         new Identity(tokens, devSignIn ? Optional.of(new DevSignIn(tokens, Duration.ofHours(1))) : Optional.empty()),
         new Observability(registry, monitor(config, stores), List.of()))

@@ -55,19 +55,6 @@ public final class IdentityProviderTokens implements TokenVerifier {
 
   /** {@code serviceClaim} and {@code serviceRole}: what makes a token a service's ({@code auth.service-claim}, {@code auth.service-role}). */
   public IdentityProviderTokens(SeqsyncConfig.IdentityProvider settings, String serviceClaim, String serviceRole) {
-    this(settings, REFRESH_INTERVAL, serviceClaim, serviceRole);
-  }
-
-  public IdentityProviderTokens(SeqsyncConfig.IdentityProvider settings) {
-    this(settings, REFRESH_INTERVAL, "service", "seqsync-service");
-  }
-
-  IdentityProviderTokens(SeqsyncConfig.IdentityProvider settings, Duration refreshInterval) {
-    this(settings, refreshInterval, "service", "seqsync-service");
-  }
-
-  IdentityProviderTokens(SeqsyncConfig.IdentityProvider settings, Duration refreshInterval, String serviceClaim,
-      String serviceRole) {
     this.settings = settings;
     this.serviceClaim = serviceClaim;
     this.serviceRole = serviceRole;
@@ -76,7 +63,7 @@ public final class IdentityProviderTokens implements TokenVerifier {
       keys = JWKSourceBuilder.<SecurityContext>create(settings.jwksUrl().toURL(),
               new DefaultResourceRetriever(HTTP_TIMEOUT_MS, HTTP_TIMEOUT_MS, MAX_JWKS_BYTES))
           .cache(CACHE_TTL.toMillis(), HTTP_TIMEOUT_MS)
-          .rateLimited(refreshInterval.toMillis())
+          .rateLimited(REFRESH_INTERVAL.toMillis())
           .build();
     } catch (MalformedURLException e) {
       throw new IllegalArgumentException("auth.jwks-url: " + e.getMessage(), e);

@@ -219,7 +219,7 @@ class IdentityProviderTokensTest {
   private IdentityProviderTokens provider(String userClaim, String deviceClaim, Duration skew, String opsClaim) {
     URI url = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/jwks");
     return new IdentityProviderTokens(new SeqsyncConfig.IdentityProvider(url, ISSUER, AUDIENCE, userClaim, deviceClaim,
-        skew, opsClaim, "seqsync-ops"));
+        skew, opsClaim, "seqsync-ops"), "service", "seqsync-service");
   }
 
   private void publish(JWK... keys) {
