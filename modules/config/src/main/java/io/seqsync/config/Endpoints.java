@@ -39,7 +39,7 @@ public record Endpoints(String kafkaBootstrapServers, String postgresJdbcUrl, St
    * ({@code embedded}'s fields of configured servers are not read: they may be null).
    */
   public static Endpoints resolve(SeqsyncConfig config, Endpoints embedded) {
-    SeqsyncConfig.Postgres postgres = config.postgres();
+    PostgresSettings postgres = config.postgres();
     boolean embeddedPostgres = postgres.jdbcUrl().isEmpty();
     return new Endpoints(
         config.kafka().bootstrapServers().orElseGet(embedded::kafkaBootstrapServers),

@@ -4,6 +4,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.KafkaConnection;
+import io.seqsync.config.LimitsSettings;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
 import io.seqsync.ingress.auth.Tokens;
@@ -87,7 +88,7 @@ public final class TestApp implements AutoCloseable {
     database = Database.open(url, postgres.user(), postgres.password(), POOL_SIZE);
     rows = new Rows(database.jdbi());
     // These tests send far faster than people, from a few devices: limits raised unless a test sets its own.
-    Map<String, String> properties = new HashMap<>(SeqsyncConfig.Limits.raisedTo(1_000_000));
+    Map<String, String> properties = new HashMap<>(LimitsSettings.raisedTo(1_000_000));
     properties.putAll(fetchSettings);
     properties.put("postgres.pool-size", Integer.toString(POOL_SIZE));
     SeqsyncConfig config = ConfigLoader.of(properties);

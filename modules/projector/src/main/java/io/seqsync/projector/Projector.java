@@ -2,7 +2,7 @@ package io.seqsync.projector;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seqsync.config.KafkaConnection;
-import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.config.ProjectorSettings;
 import io.seqsync.consumers.ConsumerLoop;
 import io.seqsync.consumers.OffsetStore;
 import io.seqsync.events.Topics;
@@ -60,7 +60,7 @@ public final class Projector implements AutoCloseable {
   private boolean runningLogged;
 
   public Projector(KafkaConnection kafka, Topics topics, Database database, Announcer announcer,
-      MeterRegistry registry, SeqsyncConfig.Projector settings) {
+      MeterRegistry registry, ProjectorSettings settings) {
     this.topic = topics.events().name();
     this.database = database;
     this.announcer = announcer;
@@ -123,7 +123,7 @@ public final class Projector implements AutoCloseable {
     loop.close();
   }
 
-  static Properties consumerProperties(KafkaConnection kafka, SeqsyncConfig.Projector settings) {
+  static Properties consumerProperties(KafkaConnection kafka, ProjectorSettings settings) {
     Properties props = groupMember(kafka, settings.groupId(), settings.instanceId(), settings.sessionTimeout());
     // Only what the sequencer committed: an aborted transaction's events never happened.
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");

@@ -2,7 +2,7 @@ package io.seqsync.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.config.FetchSettings;
 import io.seqsync.events.ConvId;
 import io.seqsync.store.ConversationQueries.Membership;
 import io.seqsync.store.ConversationQueries.SyncRow;
@@ -125,8 +125,8 @@ class ConversationQueriesTest {
 
   // One page holds them all here: SyncQueriesTest pages.
   private List<SyncRow> sync(long userId, String deviceId, Map<String, Long> cursors) {
-    SyncQueries sync = new SyncQueries(database.jdbi(), 500, SeqsyncConfig.Fetch.SYNC_SCREEN_CONVERSATIONS,
-        SeqsyncConfig.Fetch.SYNC_SCREEN_BYTES);
+    SyncQueries sync = new SyncQueries(database.jdbi(), 500, FetchSettings.SYNC_SCREEN_CONVERSATIONS,
+        FetchSettings.SYNC_SCREEN_BYTES);
     return sync.page(userId, deviceId, cursors, null).rows();
   }
 

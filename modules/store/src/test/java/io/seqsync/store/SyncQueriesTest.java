@@ -2,7 +2,7 @@ package io.seqsync.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.config.FetchSettings;
 import io.seqsync.store.ConversationQueries.SyncRow;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,7 +37,7 @@ class SyncQueriesTest {
   void oneUserInAHundredThousandConversations() {
     database = databases.database();
     sync = new SyncQueries(database.jdbi(), PAGE_SIZE,
-        SeqsyncConfig.Fetch.SYNC_SCREEN_CONVERSATIONS, SeqsyncConfig.Fetch.SYNC_SCREEN_BYTES);
+        FetchSettings.SYNC_SCREEN_CONVERSATIONS, FetchSettings.SYNC_SCREEN_BYTES);
     database.jdbi().useTransaction(handle -> {
       handle.execute("insert into conversations (conv_id, kind, latest_seq, last_activity)"
           + " select 'g:' || lpad(i::text, 6, '0'), 'group', 2, i from generate_series(1, ?) as i", CONVERSATIONS);

@@ -8,6 +8,7 @@ import static io.seqsync.bench.http.SendStages.TO_ANNOUNCED;
 
 import io.seqsync.app.SeqsyncApp;
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.LimitsSettings;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
 import java.net.http.HttpClient;
@@ -202,7 +203,7 @@ final class ConfigurationRun {
     settings.put("fetch.rate", "100000");
     settings.put("fetch.burst", "100000");
     // Its devices send and connect far faster than people: the abuse limits raised likewise.
-    settings.putAll(SeqsyncConfig.Limits.raisedTo(100_000));
+    settings.putAll(LimitsSettings.raisedTo(100_000));
     settings.putAll(options.config());
     return ConfigLoader.of(settings);
   }

@@ -4,6 +4,7 @@ import io.seqsync.bench.BenchSupport;
 import io.seqsync.app.SeqsyncApp;
 import io.seqsync.bench.CliOptions;
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.LimitsSettings;
 import io.seqsync.config.SeqsyncConfig;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -116,7 +117,7 @@ public final class LaneBenchmark {
     CpuMeter cpu = new CpuMeter(dataDir.toString());
     double others = cpu.awaitQuiet(options.quietWaitSeconds());
     // Its flood is the fetch lanes', not the abuse limits' (raised out of the way).
-    Map<String, String> settings = new HashMap<>(SeqsyncConfig.Limits.raisedTo(100_000));
+    Map<String, String> settings = new HashMap<>(LimitsSettings.raisedTo(100_000));
     settings.putAll(options.config());
     settings.putAll(Map.of("data-dir", dataDir.toString(), "kafka.embedded-port", "0", "postgres.embedded-port", "0",
         "redis.embedded-port", "0", "http.host", "127.0.0.1", "http.port", "0"));

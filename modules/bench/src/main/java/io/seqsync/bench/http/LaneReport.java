@@ -1,6 +1,6 @@
 package io.seqsync.bench.http;
 
-import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.config.FetchSettings;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,7 +14,7 @@ import java.util.Map;
 final class LaneReport {
   private LaneReport() {}
 
-  static String markdown(LaneBenchOptions options, SeqsyncConfig.Fetch fetch, int poolSize, List<LaneBenchmark.Phase> rounds,
+  static String markdown(LaneBenchOptions options, FetchSettings fetch, int poolSize, List<LaneBenchmark.Phase> rounds,
       String started, double othersBefore) {
     Map<String, LaneBenchmark.Phase> kinds = new LinkedHashMap<>();
     for (LaneBenchmark.Phase phase : rounds) {
@@ -73,7 +73,7 @@ final class LaneReport {
     return out.toString();
   }
 
-  private static String lane(SeqsyncConfig.Fetch.Lane lane) {
+  private static String lane(FetchSettings.Lane lane) {
     return String.format(Locale.ROOT, "%d running + %d queued, %d ms wait", lane.concurrency(), lane.queue(),
         lane.maxWait().toMillis());
   }

@@ -7,6 +7,7 @@ import io.seqsync.bench.BenchSupport;
 import io.seqsync.bench.CliOptions;
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.KafkaConnection;
+import io.seqsync.config.LimitsSettings;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topic;
 import io.seqsync.events.Topics;
@@ -49,7 +50,7 @@ public final class ReplayBenchmark {
     Path dir = HttpBenchOptions.value(given, "dir").map(Path::of).orElse(Files.createTempDirectory("seqsync-bench-replay-"));
     Map<String, String> settings = new HashMap<>(Map.of("data-dir", dir.toString(), "kafka.embedded-port", "0",
         "postgres.embedded-port", "0", "redis.embedded-port", "0", "http.port", "0", "archive.interval", "0s"));
-    settings.putAll(SeqsyncConfig.Limits.raisedTo(100_000)); // it sends far faster than people
+    settings.putAll(LimitsSettings.raisedTo(100_000)); // it sends far faster than people
     SeqsyncConfig config = ConfigLoader.of(settings);
     try {
       double live;

@@ -3,6 +3,7 @@ package io.seqsync.bench.notify;
 import io.seqsync.app.SeqsyncApp;
 import io.seqsync.bench.BenchSupport;
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.LimitsSettings;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.store.Database;
 import java.net.URI;
@@ -57,7 +58,7 @@ public final class NotifyBenchmark {
         "postgres.embedded-port", "0", "redis.embedded-port", "0", "http.host", "127.0.0.1", "http.port", "0",
         "notify.coalesce-window", "0s", "groups.max-added-per-request", "20000", "sequencer.max-group-members", "20000",
         "groups.max-per-user", "20000"));
-    settings.putAll(SeqsyncConfig.Limits.raisedTo(100_000));
+    settings.putAll(LimitsSettings.raisedTo(100_000));
     SeqsyncConfig config = ConfigLoader.of(settings);
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     try (LoopbackGateway gateway = new LoopbackGateway(); SeqsyncApp app = SeqsyncApp.start(config)) {

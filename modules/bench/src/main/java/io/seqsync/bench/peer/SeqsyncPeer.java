@@ -1,6 +1,6 @@
 package io.seqsync.bench.peer;
 
-import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.config.LimitsSettings;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -120,7 +120,7 @@ final class SeqsyncPeer implements Peer {
     // catch-up would measure the rate limit. The bucket is still checked on every page.
     env.put("SEQSYNC_FETCH_RATE", "100000");
     env.put("SEQSYNC_FETCH_BURST", "100000");
-    env.putAll(SeqsyncConfig.Limits.raisedToAsEnvironment(100_000)); // and its sends, likewise
+    env.putAll(LimitsSettings.raisedToAsEnvironment(100_000)); // and its sends, likewise
     builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(
         options.dir().resolve("seqsync-app.log").toFile()));
     process = builder.start();

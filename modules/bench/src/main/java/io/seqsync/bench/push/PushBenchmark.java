@@ -1,6 +1,6 @@
 package io.seqsync.bench.push;
 
-import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.config.LimitsSettings;
 import io.seqsync.bench.BenchSupport;
 import io.seqsync.app.SeqsyncApp;
 import io.seqsync.config.ConfigLoader;
@@ -79,7 +79,7 @@ public final class PushBenchmark {
         "redis.embedded-port", "0",
         "http.host", "127.0.0.1",
         "http.port", "0"));
-    settings.putAll(SeqsyncConfig.Limits.raisedTo(100_000)); // it sends and connects far faster than people
+    settings.putAll(LimitsSettings.raisedTo(100_000)); // it sends and connects far faster than people
     try (SeqsyncApp app = SeqsyncApp.start(ConfigLoader.of(settings))) {
       int port = app.httpPort();
       System.err.printf("app started; HTTP on %d%n", port);

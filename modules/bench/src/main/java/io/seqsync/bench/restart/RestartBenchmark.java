@@ -1,6 +1,6 @@
 package io.seqsync.bench.restart;
 
-import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.config.LimitsSettings;
 import io.seqsync.bench.BenchSupport;
 import io.seqsync.bench.CliOptions;
 import io.seqsync.ingress.auth.Tokens;
@@ -193,7 +193,7 @@ public final class RestartBenchmark {
     // The check pages every conversation at once: above the default bucket it would measure the limit.
     env.put("SEQSYNC_FETCH_RATE", "100000");
     env.put("SEQSYNC_FETCH_BURST", "100000");
-    env.putAll(SeqsyncConfig.Limits.raisedToAsEnvironment(100_000)); // and its sends, likewise
+    env.putAll(LimitsSettings.raisedToAsEnvironment(100_000)); // and its sends, likewise
     return env;
   }
 

@@ -2,6 +2,7 @@ package io.seqsync.notifier.push;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seqsync.config.KafkaConnection;
+import io.seqsync.config.NotifySettings;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
 import io.seqsync.notifier.DeliveryEngine;
@@ -30,7 +31,7 @@ public final class PushNotifications {
   /** {@code jdbi}: the background pool; {@code sockets}: the live push sockets, to spare the devices watching. */
   public static DeliveryEngine start(SeqsyncConfig config, KafkaConnection kafka, Topics topics, Jdbi jdbi,
       SocketRegistry sockets, VapidKeys vapid, MeterRegistry registry) {
-    SeqsyncConfig.Notify notify = config.notifications();
+    NotifySettings notify = config.notifications();
     PushChannel channel = new PushChannel(notify.coalesceWindow(), notify.preview(), new PusherQueries(jdbi),
         new ListSettingsQueries(jdbi), new BadgeQueries(jdbi),
         Optional.of(sockets), vapid);
