@@ -5,7 +5,6 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.config.Endpoints;
 import io.seqsync.events.AttachmentRules;
 import io.seqsync.ingress.attachments.Uploads;
-import io.seqsync.objects.ObjectStore;
 import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.RedisEndpoint;
 import io.seqsync.config.InstanceId;
@@ -100,7 +99,8 @@ public final class SeqsyncApp implements AutoCloseable {
 
   private void startComponents(SeqsyncConfig configured) {
     StartupPhases phases = new StartupPhases();
-    endpoints = own(Servers.start(configured)).endpoints();
+    Servers servers = own(Servers.start(configured));
+    endpoints = servers.endpoints();
     phases.done("servers");
     // After the servers: an embedded stack's start holds the data directory's lock, so only this instance names itself there.
     SeqsyncConfig config = InstanceId.applied(configured);
@@ -163,8 +163,8 @@ public final class SeqsyncApp implements AutoCloseable {
         new RevocationQueries(requests.jdbi()), new GroupQueries(requests.jdbi()),
         Optional.of(new RedisLimits(own(RedisClients.connect(redisEndpoint, config.limits().redisTimeout())))),
         new PresenceQueries(requests.jdbi()), new ServerRequestQueries(requests.jdbi()),
-        endpoints.objectStore().map(url -> new Uploads(own(ObjectStore.connect(url, config.objectStore())).ensureBucket(),
-            new AttachmentRules(config.sequencer().attachments()))),
+        endpoints.objectStore().map(url -> own(Uploads.connect(url, config.objectStore(),
+            new AttachmentRules(config.sequencer().attachments()), servers::startObjectStore))),
         new PushStores(new PusherQueries(requests.jdbi()), new ListSettingsQueries(requests.jdbi()),
             vapid.map(VapidKeys::publicKey), config.notifications().pushersPerUser()));
     // Which devices hold a live push socket, on any instance: presence, and push to devices, read it.

@@ -45,6 +45,11 @@ public final class Servers implements AutoCloseable {
     return endpoints;
   }
 
+  /** Makes the object store serve: starts the embedded one on its first call; a configured one is left alone. */
+  public void startObjectStore() {
+    embedded.ifPresent(EmbeddedServers.Running::startObjectStore);
+  }
+
   @Override
   public void close() {
     embedded.ifPresent(EmbeddedServers.Running::close);
