@@ -12,12 +12,14 @@ import io.seqsync.sequencer.SequencerService;
 import io.seqsync.store.Database;
 import io.seqsync.store.StoredOffsets;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
 
 /**
  * The health probes of what the app runs beyond the ingress's own Kafka and PostgreSQL checks:
- * Redis, the sequencer, the two projectors and the projection's lag. Owns their clients (an admin
- * client, a consumer measuring the lag); close it after the ingress.
+ * Redis, the sequencer, the two projectors, the projection's lag and the read replicas (if any).
+ * Owns their clients (an admin client, a consumer measuring the lag); close it after the ingress.
  */
 final class HealthProbes implements AutoCloseable {
   private final ConsumerGroups groups;
@@ -25,17 +27,18 @@ final class HealthProbes implements AutoCloseable {
   private final List<HealthProbe> probes;
 
   HealthProbes(SeqsyncConfig config, KafkaConnection kafka, Topics topics, RedisHealth redis,
-      CompletableFuture<SequencerService> sequencer, Projector projector, DeliveryProjector delivery, Database database) {
+      CompletableFuture<SequencerService> sequencer, Projector projector, DeliveryProjector delivery, Database database,
+      Optional<HealthProbe> replicas) {
     this.groups = new ConsumerGroups(kafka);
     this.lag = new ProjectionLag(kafka, topics.events().name(),
         (topic, timeout) -> StoredOffsets.read(database.jdbi(), topic, timeout));
-    this.probes = List.of(new RedisProbe(redis),
+    this.probes = Stream.concat(Stream.of(new RedisProbe(redis),
         new SequencerProbe(sequencer, config.sequencer().applicationId(), groups),
         new ProjectorProbe("eventProjector", config.projector().groupId(), projector::assignedPartitions,
             projector.stopped(), groups),
         new ProjectorProbe("deliveryProjector", config.delivery().groupId(), delivery::assignedPartitions,
             delivery.stopped(), groups),
-        new ProjectionLagProbe(lag, config.health().projectorLagThreshold()));
+        new ProjectionLagProbe(lag, config.health().projectorLagThreshold())), replicas.stream()).toList();
   }
 
   List<HealthProbe> probes() {

@@ -148,9 +148,12 @@ public final class SeqsyncApp implements AutoCloseable {
     Optional<VapidKeys> vapid = config.notifications().enabled() ? Optional.of(PushNotifications.vapid(config))
         : Optional.empty();
     phases.done("projectors");
-    HealthProbes health = own(new HealthProbes(config, kafka, topics, redisHealth, sequencing, projector, delivery, requests));
+    ReadReplicas readReplicas = own(ReadReplicas.open(config.postgres(), requests, registry));
+    HealthProbes health = own(new HealthProbes(config, kafka, topics, redisHealth, sequencing, projector, delivery, requests,
+        readReplicas.probe()));
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()));
     ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), topics.announcements().name()));
+    replies.onAppended(outcome -> readReplicas.committed().committed(outcome.getConvId(), outcome.getSeq()));
     PushHub pushes = own(new PushHub(registry).subscribe(redisEndpoint));
     ConversationQueries conversations = new ConversationQueries(requests.jdbi());
     IngressStores stores = new IngressStores(new MessageQueries(requests.jdbi()), conversations,
@@ -166,7 +169,9 @@ public final class SeqsyncApp implements AutoCloseable {
         endpoints.objectStore().map(url -> own(Uploads.connect(url, config.objectStore(),
             new AttachmentRules(config.sequencer().attachments()), servers::startObjectStore))),
         new PushStores(new PusherQueries(requests.jdbi()), new ListSettingsQueries(requests.jdbi()),
-            vapid.map(VapidKeys::publicKey), config.notifications().pushersPerUser()));
+            vapid.map(VapidKeys::publicKey), config.notifications().pushersPerUser()),
+        readReplicas.reads(jdbi -> new SyncQueries(jdbi, config.fetch().syncPageSize(),
+            config.fetch().syncScreenConversations(), config.fetch().syncScreenBytes())));
     // Which devices hold a live push socket, on any instance: presence, and push to devices, read it.
     SocketRegistry sockets = new SocketRegistry(redis, config.presence().socketTtl());
     vapid.ifPresent(keys -> own(PushNotifications.start(config, kafka, topics, database.jdbi(), sockets, keys, registry)));

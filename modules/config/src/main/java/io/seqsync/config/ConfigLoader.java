@@ -7,8 +7,10 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Locale;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -73,7 +75,8 @@ public final class ConfigLoader {
             optional("postgres.jdbc-url"), string("postgres.user", "postgres"), string("postgres.password", ""),
             integer("postgres.embedded-port", 15432),
             poolSize, integer("postgres.background-pool-size", 4),
-            duration("postgres.statement-timeout", Duration.ofSeconds(5))),
+            duration("postgres.statement-timeout", Duration.ofSeconds(5)),
+            commaSeparated("postgres.replica-jdbc-urls")),
         new RedisSettings(optional("redis.uri"), integer("redis.embedded-port", 16379),
             keyStore("redis.truststore")),
         new SequencerSettings(
@@ -201,6 +204,11 @@ public final class ConfigLoader {
   // Environment names lose the distinction between '.' and '-': compare the two spellings alike.
   private static String normalize(String name) {
     return name.toLowerCase(Locale.ROOT).replace('.', '-').replace('_', '-');
+  }
+
+  private List<String> commaSeparated(String name) {
+    return optional(name).stream().flatMap(value -> Arrays.stream(value.split(",")))
+        .map(String::trim).filter(item -> !item.isEmpty()).toList();
   }
 
   private Optional<String> optional(String name) {

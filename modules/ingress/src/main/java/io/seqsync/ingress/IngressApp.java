@@ -147,7 +147,7 @@ public final class IngressApp implements AutoCloseable {
         new CommandRoundTrip(publisher, replies, messages, settings.replyBudget(), workers, registry);
     FetchGuard fetchGuard = new FetchGuard(settings.fetch(), registry);
     MessageEndpoints conversation = new MessageEndpoints(settings.maxContentBytes(), access, roundTrip, publisher,
-        fetchGuard, new FetchService(messages, conversations, new SyncDepth(registry, System::nanoTime)),
+        fetchGuard, new FetchService(stores.reads().pages(), conversations, new SyncDepth(registry, System::nanoTime)),
         new SendAttachments(stores.uploads()));
     AttachmentEndpoints attachments = new AttachmentEndpoints(stores.uploads(), access, messages);
     ActionEndpoints actions = new ActionEndpoints(settings.maxContentBytes(), settings.editWindow(), access, messages,
@@ -165,7 +165,7 @@ public final class IngressApp implements AutoCloseable {
     ConversationListEndpoint conversationList =
         new ConversationListEndpoint(stores.list(), stores.push().listSettings());
     PushEndpoints push = new PushEndpoints(stores.push(), access, roundTrip);
-    SyncService syncs = new SyncService(stores.sync());
+    SyncService syncs = new SyncService(stores.reads().handshakes());
     SyncEndpoint handshake = new SyncEndpoint(syncs);
     this.health = new HealthEndpoints(publisher, replies, conversations, observability.healthProbes(), workers);
     MetricsEndpoint metricsEndpoint = new MetricsEndpoint(registry);

@@ -14,6 +14,7 @@ import io.seqsync.store.RevocationQueries;
 import io.seqsync.store.ServerRequestQueries;
 import io.seqsync.store.StatementTimeouts;
 import io.seqsync.store.SyncQueries;
+import io.seqsync.store.replica.ReplicaReads;
 import java.util.Optional;
 
 /**
@@ -22,9 +23,11 @@ import java.util.Optional;
  * PostgreSQL cancelled at the statement timeout (all of them run on the requests pool); the
  * signed-out devices, which it writes too; where the abuse limits are kept across instances
  * (empty: per instance only); what presence, typing and receipts read; the server API's idempotency
- * keys; and the object store of attachments (empty: attachments off).
+ * keys; the object store of attachments (empty: attachments off); and the pages and handshakes
+ * routed to read replicas ({@code reads}; without replicas, {@code messages} and {@code sync}).
  */
 public record IngressStores(MessageQueries messages, ConversationQueries conversations, ConversationList list,
     ArchiveQueries archive, DeliveryQueries delivery, SyncQueries sync, StatementTimeouts statementTimeouts,
     RevocationQueries revocations, GroupQueries groups, Optional<RedisLimits> limits,
-    PresenceQueries presence, ServerRequestQueries serverRequests, Optional<Uploads> uploads, PushStores push) {}
+    PresenceQueries presence, ServerRequestQueries serverRequests, Optional<Uploads> uploads, PushStores push,
+    ReplicaReads reads) {}

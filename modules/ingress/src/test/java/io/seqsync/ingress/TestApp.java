@@ -32,6 +32,7 @@ import io.seqsync.store.PresenceQueries;
 import io.seqsync.store.RevocationQueries;
 import io.seqsync.store.ServerRequestQueries;
 import io.seqsync.store.SyncQueries;
+import io.seqsync.store.replica.ReplicaReads;
 import java.net.URI;
 import java.time.Duration;
 import io.seqsync.ingress.attachments.Uploads;
@@ -94,15 +95,16 @@ public final class TestApp implements AutoCloseable {
     SeqsyncConfig config = ConfigLoader.of(properties);
     requests = Database.openRequests(url, postgres.user(), postgres.password(), POOL_SIZE,
         config.postgres().statementTimeout());
-    IngressStores stores = new IngressStores(new MessageQueries(requests.jdbi()), new ConversationQueries(requests.jdbi()),
+    MessageQueries messages = new MessageQueries(requests.jdbi());
+    SyncQueries sync = new SyncQueries(requests.jdbi(), config.fetch().syncPageSize(),
+        config.fetch().syncScreenConversations(), config.fetch().syncScreenBytes());
+    IngressStores stores = new IngressStores(messages, new ConversationQueries(requests.jdbi()),
         list(redisUri), new ArchiveQueries(requests.jdbi(), config.archive().readBudget()),
-        new DeliveryQueries(requests.jdbi(), config.delivery().renderTarget()),
-        new SyncQueries(requests.jdbi(), config.fetch().syncPageSize(), config.fetch().syncScreenConversations(),
-            config.fetch().syncScreenBytes()), requests.statementTimeouts(),
+        new DeliveryQueries(requests.jdbi(), config.delivery().renderTarget()), sync, requests.statementTimeouts(),
         new RevocationQueries(requests.jdbi()), new GroupQueries(requests.jdbi()), Optional.empty(),
         new PresenceQueries(requests.jdbi()), new ServerRequestQueries(requests.jdbi()), uploads,
         new PushStores(new PusherQueries(requests.jdbi()), new ListSettingsQueries(requests.jdbi()), Optional.empty(),
-            config.notifications().pushersPerUser()));
+            config.notifications().pushersPerUser()), ReplicaReads.primaryOnly(messages, sync));
     app = new IngressApp(new IngressSettings("127.0.0.1", 0, replyBudget, maxContentBytes,
         config.sequencer().maxGroupMembers(), config.fetch(), config.http().streamCompression(),
         config.delivery().figuresCache(), config.limits(), config.groups(), config.integrations(),

@@ -5,6 +5,8 @@ import io.seqsync.ingress.auth.Caller;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.MessageQueries;
 import io.seqsync.store.MessageQueries.Page;
+import io.seqsync.store.replica.Routed;
+import java.util.function.Function;
 
 /**
  * Fetch semantics (API.md, R8-R11, R16). Every page is ascending by seq and comes with
@@ -18,16 +20,18 @@ import io.seqsync.store.MessageQueries.Page;
  * before the notice that added them. A page that reaches below the hot tier (R22) carries an
  * {@code archiveHint}: a forward page asked from below the conversation's archived seq, and a
  * backward page with nothing older in the hot table while older messages the member may read
- * are archived. Thread-safe.
+ * are archived. A page may come from a read replica, never older than what the request proves the
+ * client saw ({@code after}, the device cursor) nor than what this instance announced committed
+ * (docs/design.md, "Read replicas"). Thread-safe.
  */
 public final class FetchService {
   static final int REALIGN_PAGE = 20;
 
-  private final MessageQueries messages;
+  private final Routed<MessageQueries> messages;
   private final ConversationQueries conversations;
   private final SyncDepth syncDepth;
 
-  public FetchService(MessageQueries messages, ConversationQueries conversations, SyncDepth syncDepth) {
+  public FetchService(Routed<MessageQueries> messages, ConversationQueries conversations, SyncDepth syncDepth) {
     this.messages = messages;
     this.conversations = conversations;
     this.syncDepth = syncDepth;
@@ -37,11 +41,11 @@ public final class FetchService {
     String conv = convId.value();
     return switch (request.mode()) {
       case LAST -> {
-        Page page = withActions(messages.last(conv, request.count(), floor), conv, caller);
+        Page page = page(conv, 0, caller, queries -> queries.last(conv, request.count(), floor));
         yield answer(page, page.lastSeqOr(page.latestSeq()), null, reachedArchive(conv, page, floor));
       }
       case BEFORE -> {
-        Page page = withActions(messages.before(conv, request.before(), request.count(), floor), conv, caller);
+        Page page = page(conv, 0, caller, queries -> queries.before(conv, request.before(), request.count(), floor));
         yield answer(page, page.lastSeqOr(Math.min(request.before() - 1, page.latestSeq())), null,
             reachedArchive(conv, page, floor));
       }
@@ -49,12 +53,12 @@ public final class FetchService {
         long after = request.mode() == FetchRequest.Mode.AFTER
             ? request.after() : conversations.deviceCursor(caller.userId(), caller.deviceId(), conv);
         long from = Math.max(after, floor);
-        Page page = withActions(request.until() == null
-            ? messages.after(conv, from, request.count())
-            : messages.range(conv, from, request.until(), request.count()), conv, caller);
+        Page page = page(conv, after, caller, queries -> request.until() == null
+            ? queries.after(conv, from, request.count())
+            : queries.range(conv, from, request.until(), request.count()));
         Views.Fetched fetched;
         if (after > page.latestSeq()) {
-          Page latest = withActions(messages.last(conv, REALIGN_PAGE, floor), conv, caller);
+          Page latest = page(conv, 0, caller, queries -> queries.last(conv, REALIGN_PAGE, floor));
           fetched = new Views.Fetched(Views.Message.of(latest.messages()), false, latest.latestSeq(), latest.latestSeq(),
               latest.latestSeq(), null);
         } else {
@@ -70,9 +74,11 @@ public final class FetchService {
     };
   }
 
-  // Message actions: the quotes of replies and the reactions as the caller sees them.
-  private Page withActions(Page page, String convId, Caller caller) {
-    return messages.withActions(page, convId, caller.userId());
+  // A page with its message actions (the quotes of replies, the reactions as the caller sees them),
+  // both from one database, whose watermark is at least seen.
+  private Page page(String convId, long seen, Caller caller, Function<MessageQueries, Page> query) {
+    return messages.conversation(convId, seen,
+        queries -> queries.withActions(query.apply(queries), convId, caller.userId()), Page::latestSeq);
   }
 
   // A backward page (or the latest ones) that found nothing older in the hot table, where older

@@ -8,6 +8,8 @@ import io.seqsync.ingress.http.Json;
 import io.seqsync.store.ConversationQueries.SyncRow;
 import io.seqsync.store.SyncQueries;
 import io.seqsync.store.SyncScreens;
+import io.seqsync.store.replica.CommittedSeqs;
+import io.seqsync.store.replica.Routed;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.HashMap;
@@ -29,22 +31,49 @@ public final class SyncService {
   public static final int MAX_CURSORS = 10_000;
   private static final int MAX_NEXT_CHARS = 512;
 
-  private final SyncQueries pages;
+  private final Routed<SyncQueries> pages;
 
-  public SyncService(SyncQueries pages) {
+  public SyncService(Routed<SyncQueries> pages) {
     this.pages = pages;
   }
 
   public Views.Synced sync(Caller caller, ObjectNode body) {
     Map<String, Long> cursors = cursors(body);
-    SyncQueries.Page page = pages.page(caller.userId(), caller.deviceId(), cursors, after(body));
+    String after = after(body);
+    return pages.read(queries -> answer(queries, caller, cursors, after),
+        (synced, committed) -> current(synced, cursors, committed));
+  }
+
+  private static Views.Synced answer(SyncQueries queries, Caller caller, Map<String, Long> cursors, String after) {
+    SyncQueries.Page page = queries.page(caller.userId(), caller.deviceId(), cursors, after);
     String next = page.next().map(SyncService::token).orElse(null);
-    return new Views.Synced(withScreens(caller, cursors, page.rows()), System.currentTimeMillis(), next != null, next);
+    return new Views.Synced(withScreens(queries, caller, cursors, page.rows()), System.currentTimeMillis(), next != null,
+        next);
+  }
+
+  // A replica's answer is as new as the request needs when every entry is at least what this instance
+  // knows committed, and every reported conversation with more committed than its cursor is listed
+  // (one absent only because it falls on another page sends the answer to the primary: costlier, not wrong).
+  static boolean current(Views.Synced synced, Map<String, Long> cursors, CommittedSeqs committed) {
+    Map<String, Long> listed = new HashMap<>();
+    for (Views.SyncConversation entry : synced.conversations()) {
+      if (entry.latestSeq() < committed.seq(entry.convId())) {
+        return false;
+      }
+      listed.put(entry.convId(), entry.latestSeq());
+    }
+    for (Map.Entry<String, Long> cursor : cursors.entrySet()) {
+      if (committed.seq(cursor.getKey()) > cursor.getValue() && !listed.containsKey(cursor.getKey())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   // Each entry with the newest messages the device lacks, from the cursor the page compared it with
   // (the client's, else the device's server cursor) up to the watermark the page answered.
-  private List<Views.SyncConversation> withScreens(Caller caller, Map<String, Long> cursors, List<SyncRow> rows) {
+  private static List<Views.SyncConversation> withScreens(SyncQueries pages, Caller caller, Map<String, Long> cursors,
+      List<SyncRow> rows) {
     List<SyncScreens.Ask> asks = rows.stream()
         .map(row -> new SyncScreens.Ask(row.convId(), cursors.getOrDefault(row.convId(), row.deviceCursor()), row.latestSeq()))
         .toList();

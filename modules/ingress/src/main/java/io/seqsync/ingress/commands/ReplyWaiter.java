@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * Matches commands with what they came to. A send registers its commandId ({@link #expect})
@@ -24,6 +25,7 @@ public final class ReplyWaiter implements AutoCloseable {
   private final Map<String, CompletableFuture<Reply>> pending = new ConcurrentHashMap<>();
   private final Map<String, Set<Watch>> watches = new ConcurrentHashMap<>();
   private volatile RepliesListener listener;
+  private volatile Consumer<StoredOutcome> appended = outcome -> { };
 
   /** A waiter fed only through {@link #onOutcome} and {@link #onDuplicate}; see {@link #start}. */
   public ReplyWaiter() {}
@@ -68,8 +70,19 @@ public final class ReplyWaiter implements AutoCloseable {
     return watch.future;
   }
 
+  /**
+   * Hands every APPENDED outcome to {@code listener} before any send waiting for it is answered
+   * (the read replicas' routing notes what this instance told a client is committed).
+   */
+  public void onAppended(Consumer<StoredOutcome> listener) {
+    this.appended = listener;
+  }
+
   /** An outcome the projector announced. */
   public void onOutcome(StoredOutcome outcome) {
+    if (outcome.getKind() == OutcomeKind.APPENDED) {
+      appended.accept(outcome);
+    }
     // Removed before it completes: what completes it may answer the client at once.
     CompletableFuture<Reply> reply = pending.remove(outcome.getCommandId());
     if (reply != null) {
