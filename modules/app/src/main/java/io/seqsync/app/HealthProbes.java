@@ -9,8 +9,7 @@ import io.seqsync.projector.DeliveryProjector;
 import io.seqsync.projector.Projector;
 import io.seqsync.redis.RedisHealth;
 import io.seqsync.sequencer.SequencerService;
-import io.seqsync.store.Database;
-import io.seqsync.store.StoredOffsets;
+import io.seqsync.store.shard.ShardMap;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -27,11 +26,11 @@ final class HealthProbes implements AutoCloseable {
   private final List<HealthProbe> probes;
 
   HealthProbes(SeqsyncConfig config, KafkaConnection kafka, Topics topics, RedisHealth redis,
-      CompletableFuture<SequencerService> sequencer, Projector projector, DeliveryProjector delivery, Database database,
+      CompletableFuture<SequencerService> sequencer, Projector projector, DeliveryProjector delivery, ShardMap shards,
       Optional<HealthProbe> replicas) {
     this.groups = new ConsumerGroups(kafka);
     this.lag = new ProjectionLag(kafka, topics.events().name(),
-        (topic, timeout) -> StoredOffsets.read(database.jdbi(), topic, timeout));
+        shards::storedOffsets);
     this.probes = Stream.concat(Stream.of(new RedisProbe(redis),
         new SequencerProbe(sequencer, config.sequencer().applicationId(), groups),
         new ProjectorProbe("eventProjector", config.projector().groupId(), projector::assignedPartitions,

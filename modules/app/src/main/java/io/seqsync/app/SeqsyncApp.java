@@ -1,5 +1,6 @@
 package io.seqsync.app;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.config.Endpoints;
@@ -59,6 +60,9 @@ import io.seqsync.store.RevocationQueries;
 import io.seqsync.store.ServerRequestQueries;
 import io.seqsync.notifier.webhooks.Webhooks;
 import io.seqsync.store.SyncQueries;
+import io.seqsync.store.replica.ReplicaReads;
+import io.seqsync.store.shard.ShardMap;
+import io.seqsync.store.shard.Shards;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Optional;
@@ -110,38 +114,48 @@ public final class SeqsyncApp implements AutoCloseable {
     // joined, the changelogs' tail restored: seconds after a crash, docs/design.md, "Restart"):
     // PostgreSQL's pool and migrations, the projectors and the ingress start meanwhile, and a send
     // taken before it runs waits in the commands topic.
-    CompletableFuture<Database> opening = CompletableFuture.supplyAsync(() -> Database.open(endpoints.postgresJdbcUrl(),
-        endpoints.postgresUser(), endpoints.postgresPassword(), config.postgres().backgroundPoolSize()));
+    // Every shard's pools (one shard, the endpoint's, unless postgres.shards is set); opening them migrates each.
+    CompletableFuture<Shards> opening = CompletableFuture.supplyAsync(() -> Shards.open(
+        config.postgres().shards().urlOfPartition(config.kafka().eventPartitions(), endpoints.postgresJdbcUrl()),
+        new Shards.Pools(endpoints.postgresUser(), endpoints.postgresPassword(), config.postgres().poolSize(),
+            config.postgres().backgroundPoolSize(), config.postgres().statementTimeout())));
     own(() -> closeStarted(opening));
     SequencerService.ensureTopics(kafka, config);
     phases.done("topics");
     CompletableFuture<SequencerService> sequencing = CompletableFuture.supplyAsync(
         () -> SequencerService.launch(kafka, config), runnable -> new Thread(runnable, "seqsync-sequencer-start").start());
     own(() -> closeStarted(sequencing));
-    Database database = joined(opening);
-    // What users drive runs under the statement timeout, on a pool of its own: the projectors'
-    // writes and the archive job (the pool above) are never cut by it.
-    Database requests = own(Database.openRequests(endpoints.postgresJdbcUrl(), endpoints.postgresUser(),
-        endpoints.postgresPassword(), config.postgres().poolSize(), config.postgres().statementTimeout()));
+    Shards shards = joined(opening);
+    // What is not per conversation stays on the home shard (shard 0). What users drive runs under
+    // the statement timeout, on pools of their own: the projectors' writes and the archive job
+    // (the background pools) are never cut by it.
+    Database database = shards.home();
+    Database requests = shards.homeRequests();
+    ShardMap byConversation = shards.requests();
     phases.done("database");
     RedisEndpoint redisEndpoint = RedisEndpoint.parse(endpoints.redisUri()).trusting(config.redis().truststore());
     UnifiedJedis redis = own(RedisClients.connect(redisEndpoint));
     RedisHealth redisHealth = own(new RedisHealth(redisEndpoint));
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     own(registry::close);
-    AnnouncementPublisher announcements = own(new AnnouncementPublisher(kafka, topics.announcements(), registry));
-    Projector projector = own(new Projector(kafka, topics, database, announcements, registry, config.projector()));
+    AnnouncementPublisher announcements = own(new AnnouncementPublisher(kafka, topics.announcements(), registry,
+        !config.postgres().replicaJdbcUrls().isEmpty()));
+    Projector projector = own(new Projector(kafka, topics, shards.background(), announcements, registry, config.projector()));
     ConversationIndex index = new ConversationIndex(redis);
     // Index, then push: a device told of a message finds it listed and counted.
-    projector.addCommitListener(new ConversationIndexer(database.jdbi(), index, redisHealth, kafka,
+    projector.addCommitListener(new ConversationIndexer(shards.background(), index, redisHealth, kafka,
         topics.events().name(), projector::assignedPartitions));
-    projector.addCommitListener(new PushPublisher(database.jdbi(), redis, redisHealth));
+    // Which devices hold a live push socket, on any instance: presence, push to devices and the
+    // push publisher's routing read it.
+    SocketRegistry sockets = new SocketRegistry(redis, config.presence().socketTtl());
+    projector.addCommitListener(new PushPublisher(new ConversationQueries(shards.background()), redis, sockets, redisHealth));
     projector.start();
     if (!config.archive().interval().isZero()) {
-      own(new ArchiveSchedule(new MessageArchive(database.jdbi(), config.archive().hotDays()), config.archive().interval()));
+      shards.background().all().forEach(shard -> own(new ArchiveSchedule(new MessageArchive(shard, config.archive().hotDays()),
+          config.archive().interval())));
     }
     DeliveryProjector delivery = own(new DeliveryProjector(kafka, topics.telemetry(), config.delivery().groupId(),
-        database, new DeliveryLedger(config.delivery().renderTarget()), config.projector(), registry));
+        database, new DeliveryLedger(config.delivery().renderTarget(), shards.background()), config.projector(), registry));
     delivery.start();
     config.integrations().webhooks().ifPresent(webhooks -> own(Webhooks.start(webhooks, kafka, topics, database.jdbi(),
         config, registry)));
@@ -149,35 +163,39 @@ public final class SeqsyncApp implements AutoCloseable {
         : Optional.empty();
     phases.done("projectors");
     ReadReplicas readReplicas = own(ReadReplicas.open(config.postgres(), requests, registry));
-    HealthProbes health = own(new HealthProbes(config, kafka, topics, redisHealth, sequencing, projector, delivery, requests,
-        readReplicas.probe()));
+    HealthProbes health = own(new HealthProbes(config, kafka, topics, redisHealth, sequencing, projector, delivery,
+        byConversation, readReplicas.probe()));
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()));
-    ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), topics.announcements().name()));
+    ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), topics.announcements().name(),
+        config.sequencer().applicationId() + "-ingress"));
+    FunctionCounter.builder("seqsync.replies.outcomes.heard", replies, ReplyWaiter::outcomesHeard)
+        .description("outcomes of commands announced to this instance").register(registry);
+    PushHub pushes = own(new PushHub(registry, PushHub.newInstanceId()).subscribe(redisEndpoint));
     replies.onAppended(outcome -> readReplicas.committed().committed(outcome.getConvId(), outcome.getSeq()));
-    PushHub pushes = own(new PushHub(registry).subscribe(redisEndpoint));
-    ConversationQueries conversations = new ConversationQueries(requests.jdbi());
-    IngressStores stores = new IngressStores(new MessageQueries(requests.jdbi()), conversations,
-        new ConversationList(redis, new ConversationIndexRebuild(new IndexSourceQueries(requests.jdbi()), index),
+    ConversationQueries conversations = new ConversationQueries(byConversation);
+    MessageQueries messages = new MessageQueries(byConversation);
+    SyncQueries sync = new SyncQueries(byConversation, config.fetch().syncPageSize(),
+        config.fetch().syncScreenConversations(), config.fetch().syncScreenBytes());
+    // Read replicas are of one primary: with shards (whose replicas nothing reads yet) every read goes to its shard's primary.
+    ReplicaReads reads = config.postgres().shards().configured() ? ReplicaReads.primaryOnly(messages, sync)
+        : readReplicas.reads(jdbi -> new SyncQueries(jdbi, config.fetch().syncPageSize(),
+            config.fetch().syncScreenConversations(), config.fetch().syncScreenBytes()));
+    IngressStores stores = new IngressStores(messages, conversations,
+        new ConversationList(redis, new ConversationIndexRebuild(new IndexSourceQueries(byConversation), index),
             conversations, redisHealth),
-        new ArchiveQueries(requests.jdbi(), config.archive().readBudget()),
-        new DeliveryQueries(requests.jdbi(), config.delivery().renderTarget()),
-        new SyncQueries(requests.jdbi(), config.fetch().syncPageSize(), config.fetch().syncScreenConversations(),
-            config.fetch().syncScreenBytes()), requests.statementTimeouts(),
-        new RevocationQueries(requests.jdbi()), new GroupQueries(requests.jdbi()),
+        new ArchiveQueries(byConversation, config.archive().readBudget()),
+        new DeliveryQueries(requests.jdbi(), config.delivery().renderTarget()), sync, shards.statementTimeouts(),
+        new RevocationQueries(requests.jdbi()), new GroupQueries(byConversation),
         Optional.of(new RedisLimits(own(RedisClients.connect(redisEndpoint, config.limits().redisTimeout())))),
-        new PresenceQueries(requests.jdbi()), new ServerRequestQueries(requests.jdbi()),
+        new PresenceQueries(byConversation), new ServerRequestQueries(requests.jdbi()),
         endpoints.objectStore().map(url -> own(Uploads.connect(url, config.objectStore(),
             new AttachmentRules(config.sequencer().attachments()), servers::startObjectStore))),
-        new PushStores(new PusherQueries(requests.jdbi()), new ListSettingsQueries(requests.jdbi()),
-            vapid.map(VapidKeys::publicKey), config.notifications().pushersPerUser()),
-        readReplicas.reads(jdbi -> new SyncQueries(jdbi, config.fetch().syncPageSize(),
-            config.fetch().syncScreenConversations(), config.fetch().syncScreenBytes())));
-    // Which devices hold a live push socket, on any instance: presence, and push to devices, read it.
-    SocketRegistry sockets = new SocketRegistry(redis, config.presence().socketTtl());
-    vapid.ifPresent(keys -> own(PushNotifications.start(config, kafka, topics, database.jdbi(), sockets, keys, registry)));
+        new PushStores(new PusherQueries(requests.jdbi()), new ListSettingsQueries(byConversation),
+            vapid.map(VapidKeys::publicKey), config.notifications().pushersPerUser()), reads);
+    vapid.ifPresent(keys -> own(PushNotifications.start(config, kafka, topics, shards.background(), sockets, keys, registry)));
     Liveness liveness = own(Liveness.start(config.presence(), sockets, redis, redisEndpoint, stores.presence(),
         new AccessControl(conversations, stores.messages()), pushes));
-    OpsMonitor monitor = own(new OpsMonitor(kafka, topics, config.sequencer().applicationId(), requests.jdbi(),
+    OpsMonitor monitor = own(new OpsMonitor(kafka, topics, config.sequencer().applicationId(), byConversation,
         stores.delivery(), registry)).start();
     BearerTokens bearerTokens = new BearerTokens(tokens, config.auth().identityProvider().map(provider ->
         new IdentityProviderTokens(provider, config.integrations().serviceClaim(), config.integrations().serviceRole())));

@@ -8,6 +8,7 @@ import io.seqsync.config.Redaction;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.ingress.auth.TokenCommand;
 import io.seqsync.ingress.auth.Tokens;
+import io.seqsync.projector.replay.MoveCommand;
 import io.seqsync.projector.replay.ReplayCommand;
 import java.time.Instant;
 import java.util.Arrays;
@@ -20,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * prints a token signed with the configured secret ({@code token --ops}: an operator's); {@code seqsync replay}, with the backend
  * stopped, rebuilds PostgreSQL and Redis from the topics ({@link ReplayCommand}); {@code seqsync
  * analytics [--since ..] [--period day|hour]}, next to the running backend, reports its traffic from
- * the event log ({@link AnalyticsCommand}).
+ * the event log ({@link AnalyticsCommand}); {@code seqsync move-partitions copy|prune FIRST-LAST JDBC_URL}
+ * moves partitions to a new shard ({@link MoveCommand}).
  */
 public final class SeqsyncMain {
   private static final Logger log = LoggerFactory.getLogger(SeqsyncMain.class);
@@ -45,6 +47,9 @@ public final class SeqsyncMain {
       ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger("org.apache.kafka")).setLevel(Level.OFF);
       System.exit(AnalyticsCommand.run(Arrays.copyOfRange(args, 1, args.length), config, Instant.now(), System.out,
           System.err));
+    }
+    if (args.length > 0 && args[0].equals("move-partitions")) {
+      System.exit(MoveCommand.run(Arrays.copyOfRange(args, 1, args.length), config, System.out, System.err));
     }
     if (args.length > 0 && args[0].equals("replay")) {
       System.exit(ReplayCommand.run(config, System.out, System.err));

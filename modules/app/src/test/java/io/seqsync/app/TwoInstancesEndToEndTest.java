@@ -21,6 +21,7 @@ import java.util.stream.LongStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,8 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Two app instances on one Kafka, PostgreSQL and Redis (the first instance's embedded ones), as
  * README's scaling says: the sequencer's and the projector's partitions split between them, a send
  * through either is answered whichever instance numbers and stores it, a device connected to one is
- * pushed what is sent through the other (typing and presence too), and when one stops the other
- * takes its partitions over;
+ * pushed what is sent through the other (typing and presence too), each instance hears only the
+ * outcomes of its own sends and only the push notices of its own sockets' users, and when one stops
+ * the other takes its partitions over;
  * every conversation's seqs stay 1..N, each once (R3).
  */
 class TwoInstancesEndToEndTest {
@@ -64,8 +66,8 @@ class TwoInstancesEndToEndTest {
       try (SeqsyncApp second = SeqsyncApp.start(secondConfig);
           StreamClient peerOnSecond = StreamClient.withHeader(second.httpPort(), EndToEnd.token(second, 2, "laptop"))) {
         ApiClient viaSecond = EndToEnd.client(second, 1, "phone");
-        awaitSplit(first.stack().kafkaBootstrapServers(),
-            List.of(secondConfig.sequencer().applicationId(), secondConfig.projector().groupId()));
+        awaitSplit(first.stack().kafkaBootstrapServers(), List.of(secondConfig.sequencer().applicationId(),
+            secondConfig.projector().groupId(), secondConfig.sequencer().applicationId() + "-ingress"));
         peerOnSecond.next(ofType("sync"), Duration.ofSeconds(10));
         for (int round = 0; round < PER_ROUND; round++) {
           for (String conv : convs) { // alternately through each instance
@@ -81,6 +83,7 @@ class TwoInstancesEndToEndTest {
           pushed.add(frame.get("message").get("seq").asLong());
         }
         assertThat(pushed).containsExactly(1L, 2L, 3L, 4L, 5L);
+        routedToTheirInstancesOnly(first, second, convs.size() * PER_ROUND);
         presenceAndTypingCrossInstances(first, peerOnSecond);
       }
       for (int round = 0; round < PER_ROUND; round++) { // the first alone: it took the second's partitions over
@@ -104,6 +107,23 @@ class TwoInstancesEndToEndTest {
       }
       assertThat(msgIds).hasSize(CONVERSATIONS * 2 * PER_ROUND);
     }
+  }
+
+  // Replies and push do not grow with instances × messages: the first holds no socket, so it is
+  // pushed nothing, and neither hears the outcomes of the other's sends (with outcomes broadcast
+  // both would hear every one of the sends).
+  private static void routedToTheirInstancesOnly(SeqsyncApp first, SeqsyncApp second, int sends) {
+    SoftAssertions routed = new SoftAssertions();
+    routed.assertThat(EndToEnd.metric(first, "seqsync_push_notices_heard_total", "")).as("push lines heard by the first")
+        .isZero();
+    routed.assertThat(EndToEnd.metric(second, "seqsync_push_notices_heard_total", "")).as("push lines heard by the second")
+        .isPositive();
+    double heardByFirst = EndToEnd.metric(first, "seqsync_replies_outcomes_heard_total", "");
+    double heardBySecond = EndToEnd.metric(second, "seqsync_replies_outcomes_heard_total", "");
+    routed.assertThat(heardByFirst).as("outcomes heard by the first of %s sends", sends).isLessThan(sends);
+    routed.assertThat(heardBySecond).as("outcomes heard by the second of %s sends", sends).isLessThan(sends);
+    routed.assertThat(heardByFirst + heardBySecond).as("outcomes heard by both").isGreaterThanOrEqualTo(sends);
+    routed.assertAll();
   }
 
   // User 2 on the second instance watches user 1, who connects to the first, types and leaves.

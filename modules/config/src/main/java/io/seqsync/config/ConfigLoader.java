@@ -76,7 +76,9 @@ public final class ConfigLoader {
             integer("postgres.embedded-port", 15432),
             poolSize, integer("postgres.background-pool-size", 4),
             duration("postgres.statement-timeout", Duration.ofSeconds(5)),
-            commaSeparated("postgres.replica-jdbc-urls")),
+            commaSeparated("postgres.replica-jdbc-urls"),
+            PostgresShards.parse(optional("postgres.shards")),
+            Boolean.parseBoolean(string("postgres.embedded-fsync", "false"))),
         new RedisSettings(optional("redis.uri"), integer("redis.embedded-port", 16379),
             keyStore("redis.truststore")),
         new SequencerSettings(

@@ -22,6 +22,7 @@ public record SeqsyncConfig(
     require(fetch.firstScreen().concurrency() + fetch.paging().concurrency() < postgres.poolSize(),
         "fetch.first-screen.concurrency + fetch.paging.concurrency must be below postgres.pool-size ("
             + postgres.poolSize() + ")");
+    postgres.shards().requireCovers(kafka.eventPartitions());
   }
 
   /**

@@ -77,7 +77,8 @@ class SendApiTest {
     topics = Topics.from(config.kafka());
     TopicAdmin.ensure(KafkaConnection.plain(kafka.bootstrapServers()), topics, (short) 1);
     publisher = new CommandPublisher(KafkaConnection.plain(kafka.bootstrapServers()), topics.commands(), config.http().commandLinger());
-    waiter = ReplyWaiter.start(KafkaConnection.plain(kafka.bootstrapServers()), topics.replies().name(), topics.announcements().name());
+    waiter = ReplyWaiter.start(KafkaConnection.plain(kafka.bootstrapServers()), topics.replies().name(),
+        topics.announcements().name(), "send-api-test-ingress");
     announcer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
         new ByteArraySerializer(), new ByteArraySerializer());
     replies = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),

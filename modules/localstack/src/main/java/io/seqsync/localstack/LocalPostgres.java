@@ -33,9 +33,12 @@ public final class LocalPostgres implements AutoCloseable {
   private EmbeddedPostgres postgres;
   private volatile Optional<ProcessHandle> postmaster = Optional.empty();
 
-  private LocalPostgres(Path root, int port) {
+  private final boolean fsync;
+
+  private LocalPostgres(Path root, int port, boolean fsync) {
     this.root = root;
     this.port = port;
+    this.fsync = fsync;
     this.jdbcUrl = "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
   }
 
@@ -44,7 +47,17 @@ public final class LocalPostgres implements AutoCloseable {
    * port fails at once: zonky would otherwise wait for, and then talk to, whatever listens there.
    */
   public static LocalPostgres start(Path dir, int port) {
-    LocalPostgres postgres = new LocalPostgres(dir.toAbsolutePath(), port == 0 ? FreePorts.pick() : FreePorts.requireFree(port));
+    return start(dir, port, false);
+  }
+
+  /**
+   * As {@link #start(Path, int)}; {@code fsync}: whether the server flushes its WAL to disk (zonky
+   * starts it with {@code -F}, fsync off: a crash of the machine, not of the process, may lose
+   * commits). On for measurements of what a production server writes.
+   */
+  public static LocalPostgres start(Path dir, int port, boolean fsync) {
+    LocalPostgres postgres = new LocalPostgres(dir.toAbsolutePath(), port == 0 ? FreePorts.pick() : FreePorts.requireFree(port),
+        fsync);
     postgres.launch();
     return postgres;
   }
@@ -95,6 +108,8 @@ public final class LocalPostgres implements AutoCloseable {
           // segment is created at its size without those writes (PostgreSQL's advice for
           // copy-on-write file systems); its space is then taken as the WAL is written.
           .setServerConfig("wal_init_zero", "off")
+          // After zonky's -F on the command line: this one wins.
+          .setServerConfig("fsync", fsync ? "on" : "off")
           .setPort(port)
           // After a crash the server replays its WAL before it answers: zonky's 10 s can be too short.
           .setPGStartupWait(STARTUP_WAIT)

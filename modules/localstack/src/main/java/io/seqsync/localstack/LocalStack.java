@@ -77,7 +77,7 @@ public final class LocalStack implements EmbeddedServers.Running {
       CompletableFuture<LocalPostgres> postgres = startUnless(config.postgres().jdbcUrl(), "PostgreSQL",
           dataDir.resolve("postgres"), dir -> {
             postgresLeftover.join();
-            return LocalPostgres.start(dir, config.postgres().embeddedPort());
+            return LocalPostgres.start(dir, config.postgres().embeddedPort(), config.postgres().embeddedFsync());
           },
           LocalPostgres::jdbcUrl, childProcesses);
       CompletableFuture<LocalRedis> redis = startUnless(config.redis().uri(), "Redis",

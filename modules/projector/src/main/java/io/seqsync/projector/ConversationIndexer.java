@@ -18,13 +18,13 @@ import io.seqsync.redis.ConversationIndex;
 import io.seqsync.redis.RedisHealth;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.StoredMessage;
-import io.seqsync.store.StoredOffsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
+import io.seqsync.store.shard.ShardMap;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,7 +55,7 @@ public final class ConversationIndexer implements CommitListener {
   static final long REPLAY_LIMIT = 100_000;
   private static final Logger log = LoggerFactory.getLogger(ConversationIndexer.class);
 
-  private final Jdbi jdbi;
+  private final ShardMap shards;
   private final ConversationIndex index;
   private final RedisHealth health;
   private final KafkaConnection kafka;
@@ -71,7 +71,13 @@ public final class ConversationIndexer implements CommitListener {
    */
   public ConversationIndexer(Jdbi jdbi, ConversationIndex index, RedisHealth health, KafkaConnection kafka,
       String topic, Supplier<Set<Integer>> assignedPartitions) {
-    this.jdbi = jdbi;
+    this(ShardMap.single(jdbi), index, health, kafka, topic, assignedPartitions);
+  }
+
+  /** As above, reading each conversation's rows and each partition's stored offset from its shard. */
+  public ConversationIndexer(ShardMap shards, ConversationIndex index, RedisHealth health, KafkaConnection kafka,
+      String topic, Supplier<Set<Integer>> assignedPartitions) {
+    this.shards = shards;
     this.index = index;
     this.health = health;
     this.kafka = kafka;
@@ -133,7 +139,7 @@ public final class ConversationIndexer implements CommitListener {
   private void reconcile(Set<Integer> assigned) {
     reconcileNeeded = false;
     boolean distrust = distrustNeeded;
-    Map<Integer, Long> stored = jdbi.withHandle(handle -> StoredOffsets.read(handle, topic));
+    Map<Integer, Long> stored = shards.storedOffsets(topic);
     Map<Integer, Long> marks = index.indexed(topic);
     Map<Integer, Long> gaps = new TreeMap<>();
     boolean unknown = false;
@@ -229,7 +235,7 @@ public final class ConversationIndexer implements CommitListener {
 
   // Message actions: who the recalled message mentioned (in either tier).
   private List<Long> recalledMentions(String convId, long seq) {
-    return jdbi.withHandle(handle -> handle.createQuery("select unnest(mentions) from all_messages"
+    return shards.of(convId).withHandle(handle -> handle.createQuery("select unnest(mentions) from all_messages"
             + " where conv_id = :conv and seq = :seq")
         .bind("conv", convId).bind("seq", seq).mapTo(Long.class).list());
   }
@@ -237,7 +243,7 @@ public final class ConversationIndexer implements CommitListener {
   // Only a countable message counts as recalled: the recalled set must stay within the countable one.
   // In either tier: the archive job may have moved it since the recall was accepted.
   private Optional<Long> recalledSender(String convId, long seq) {
-    return jdbi.withHandle(handle -> handle.createQuery("select sender_id from all_messages"
+    return shards.of(convId).withHandle(handle -> handle.createQuery("select sender_id from all_messages"
             + " where conv_id = :conv and seq = :seq and type in (<types>)")
         .bind("conv", convId).bind("seq", seq).bindList("types", ConversationQueries.COUNTABLE_TYPES)
         .mapTo(Long.class).findOne());

@@ -18,28 +18,31 @@ import org.slf4j.LoggerFactory;
  * how many records could not be decoded. Those are skipped: they would never decode on a retry
  * either, and stopping would stall every conversation of their partition. Immutable.
  */
-record DecodedBatch(List<Event> events, Map<Integer, Long> nextOffsets, int undecodable) {
+record DecodedBatch(List<Event> events, List<Integer> partitions, Map<Integer, Long> nextOffsets, int undecodable) {
   private static final Logger log = LoggerFactory.getLogger(DecodedBatch.class);
 
   DecodedBatch {
     events = List.copyOf(events);
+    partitions = List.copyOf(partitions);
     nextOffsets = Map.copyOf(nextOffsets);
   }
 
   static DecodedBatch decode(ConsumerRecords<String, byte[]> records) {
     List<Event> events = new ArrayList<>(records.count());
+    List<Integer> partitions = new ArrayList<>(records.count());
     Map<Integer, Long> nextOffsets = new HashMap<>();
     int undecodable = 0;
     for (ConsumerRecord<String, byte[]> record : records) {
       nextOffsets.put(record.partition(), record.offset() + 1);
       try {
         events.add(EventSerdes.event().decode(record.value()));
+        partitions.add(record.partition());
       } catch (SerializationException e) {
         undecodable++;
         log.error("skipping undecodable record {}/{}@{} (key {}): {}",
             record.topic(), record.partition(), record.offset(), record.key(), e.getMessage());
       }
     }
-    return new DecodedBatch(events, nextOffsets, undecodable);
+    return new DecodedBatch(events, partitions, nextOffsets, undecodable);
   }
 }

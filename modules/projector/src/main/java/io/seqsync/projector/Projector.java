@@ -10,7 +10,11 @@ import io.seqsync.projector.postgres.AppliedBatch;
 import io.seqsync.projector.postgres.ProjectionOffsets;
 import io.seqsync.projector.postgres.ProjectionWriter;
 import io.seqsync.store.Database;
-import io.seqsync.store.StoredOffsets;
+import io.seqsync.events.model.Event;
+import io.seqsync.store.shard.ShardMap;
+import java.util.ArrayList;
+import java.util.List;
+import org.jdbi.v3.core.Jdbi;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -48,7 +52,7 @@ public final class Projector implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Projector.class);
 
   private final String topic;
-  private final Database database;
+  private final ShardMap shards;
   private final Announcer announcer;
   private final ProjectorMetrics metrics;
   private final ProjectionWriter writer = new ProjectionWriter();
@@ -56,13 +60,21 @@ public final class Projector implements AutoCloseable {
   // The next offset PostgreSQL holds per assigned partition, as this instance last read or wrote
   // it (absent: none stored): the expected value of the compare-and-set in ProjectionOffsets.
   private final Map<Integer, Long> storedOffsets = new HashMap<>();
+  // The batch in progress: the result of each shard whose part committed (TreeMap: in shard order).
+  private final Map<Integer, AppliedBatch> committedParts = new java.util.TreeMap<>();
   private final CommitListeners listeners;
   private boolean runningLogged;
 
   public Projector(KafkaConnection kafka, Topics topics, Database database, Announcer announcer,
       MeterRegistry registry, ProjectorSettings settings) {
+    this(kafka, topics, ShardMap.single(database.jdbi()), announcer, registry, settings);
+  }
+
+  /** Each partition's rows and offsets in its shard of {@code shards} (their background pools). */
+  public Projector(KafkaConnection kafka, Topics topics, ShardMap shards, Announcer announcer,
+      MeterRegistry registry, ProjectorSettings settings) {
     this.topic = topics.events().name();
-    this.database = database;
+    this.shards = shards;
     this.announcer = announcer;
     this.metrics = new ProjectorMetrics(registry);
     this.listeners = new CommitListeners(metrics);
@@ -158,6 +170,7 @@ public final class Projector implements AutoCloseable {
     Map<Integer, Long> from = new HashMap<>(storedOffsets);
     from.keySet().retainAll(batch.nextOffsets().keySet());
     AppliedBatch result;
+    committedParts.clear();
     try {
       result = store(batch, from, ProjectionWriter.NewMessages.PLAIN);
     } catch (ProjectionWriter.MessageConflict e) {
@@ -173,11 +186,30 @@ public final class Projector implements AutoCloseable {
     };
   }
 
-  // The rows and the offsets in one transaction.
+  // The rows and the offsets in one transaction per shard; a shard's part commits or not as a whole.
   private AppliedBatch store(DecodedBatch batch, Map<Integer, Long> from, ProjectionWriter.NewMessages newMessages) {
-    return database.jdbi().inTransaction(handle -> {
-      ProjectionOffsets.advance(handle, topic, from, batch.nextOffsets());
-      return writer.apply(handle, batch.events(), newMessages);
+    if (shards.size() == 1) {
+      return store(shards.home(), batch.events(), from, batch.nextOffsets(), newMessages);
+    }
+    // A shard's part that committed is not stored again when the batch is (GUARDED, after a conflict in another shard).
+    ShardBatches.split(batch.events(), batch.partitions(), batch.nextOffsets(), shards::indexOfPartition).forEach(
+        (shard, part) -> committedParts.computeIfAbsent(shard, committing -> {
+          Map<Integer, Long> expected = new HashMap<>(from);
+          expected.keySet().retainAll(part.nextOffsets().keySet());
+          AppliedBatch result = store(shards.all().get(shard), part.events(), expected, part.nextOffsets(),
+              newMessages);
+          // Committed: if a later shard fails, the loop rereads every partition's offset from its shard.
+          storedOffsets.putAll(part.nextOffsets());
+          return result;
+        }));
+    return ShardBatches.merged(List.copyOf(committedParts.values()));
+  }
+
+  private AppliedBatch store(Jdbi jdbi, List<Event> events, Map<Integer, Long> from, Map<Integer, Long> to,
+      ProjectionWriter.NewMessages newMessages) {
+    return jdbi.inTransaction(handle -> {
+      ProjectionOffsets.advance(handle, topic, from, to);
+      return writer.apply(handle, events, newMessages);
     });
   }
 
@@ -185,7 +217,7 @@ public final class Projector implements AutoCloseable {
   private final class InPostgres implements OffsetStore {
     @Override
     public Map<TopicPartition, Long> read(KafkaConsumer<?, ?> consumer, Collection<TopicPartition> partitions) {
-      Map<Integer, Long> stored = database.jdbi().withHandle(handle -> StoredOffsets.read(handle, topic));
+      Map<Integer, Long> stored = shards.storedOffsets(topic);
       Map<TopicPartition, Long> where = new HashMap<>();
       for (TopicPartition partition : partitions) {
         Long next = stored.get(partition.partition());

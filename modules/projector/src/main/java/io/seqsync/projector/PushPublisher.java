@@ -14,6 +14,8 @@ import io.seqsync.events.model.ReactionChanged;
 import io.seqsync.events.model.RecallApplied;
 import io.seqsync.redis.PushNotice;
 import io.seqsync.redis.RedisHealth;
+import io.seqsync.redis.SocketRegistry;
+import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.StoredMessage;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -23,14 +25,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
-import org.jdbi.v3.core.Jdbi;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * Pushes what a batch committed to the devices concerned (R1, R19, R21), one line per notice
- * naming its recipient users, the batch's lines in one Redis publication (see {@link PushNotice}):
+ * naming its recipient users, sent only to the app instances that hold a recipient's socket
+ * ({@link SocketRegistry}): to each such instance the batch's lines naming its users, in one
+ * publication on its own channel (see {@link PushNotice}), so an instance hears of its own users
+ * alone however many instances there are:
  * messages, recalls and membership changes to every member, read positions to every member
  * (receipts, and the reader's other devices), cursors and drafts to the user's own devices, and
  * each cursor as a delivered receipt to the other members. Runs
@@ -40,13 +44,16 @@ import redis.clients.jedis.exceptions.JedisException;
  * sync), rather than each batch waiting out a timeout.
  */
 public final class PushPublisher implements CommitListener {
-  private final Jdbi jdbi;
+  private final ConversationQueries conversations;
   private final UnifiedJedis redis;
+  private final SocketRegistry sockets;
   private final RedisHealth health;
 
-  public PushPublisher(Jdbi jdbi, UnifiedJedis redis, RedisHealth health) {
-    this.jdbi = jdbi;
+  public PushPublisher(ConversationQueries conversations, UnifiedJedis redis, SocketRegistry sockets,
+      RedisHealth health) {
+    this.conversations = conversations;
     this.redis = redis;
+    this.sockets = sockets;
     this.health = health;
   }
 
@@ -61,8 +68,17 @@ public final class PushPublisher implements CommitListener {
     for (int i = 0; i < events.size(); i++) {
       address(events.get(i), recipients.get(i), lines);
     }
-    try (AbstractPipeline pipeline = redis.pipelined()) {
-      PushNotice.publish(pipeline, lines);
+    if (lines.isEmpty()) {
+      return;
+    }
+    Set<Long> users = new HashSet<>();
+    lines.forEach(line -> users.addAll(PushNotice.recipients(line)));
+    try {
+      Map<String, Set<Long>> instances = sockets.instances(users);
+      try (AbstractPipeline pipeline = redis.pipelined()) {
+        instances.forEach((instance, held) ->
+            PushNotice.publish(pipeline, instance, PushNotice.readdressed(lines, held::contains)));
+      }
     } catch (JedisException e) {
       health.failed(e);
     }
@@ -99,8 +115,7 @@ public final class PushPublisher implements CommitListener {
     if (id.kind() == ConvId.Kind.DIRECT) {
       return id.directUsers();
     }
-    return jdbi.withHandle(handle -> handle.createQuery("select user_id from conversation_members where conv_id = :conv")
-        .bind("conv", convId).mapTo(Long.class).list());
+    return conversations.members(convId);
   }
 
   private static void address(Event event, Set<Long> members, List<String> lines) {

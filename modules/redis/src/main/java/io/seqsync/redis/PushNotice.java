@@ -5,13 +5,15 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import redis.clients.jedis.AbstractPipeline;
 
 /**
  * What a connected device is told once PostgreSQL has committed it (R1, R19, R21): published by
- * the projector once on the Redis channel {@code seqsync:push} together with its recipient users,
- * so that whichever app instance holds a recipient's sockets renders and sends the frames. One
+ * the projector together with its recipient users on the Redis channel of each app instance that
+ * holds a recipient's socket ({@link #channel(String)}, found through {@link SocketRegistry}), which
+ * renders and sends the frames. One
  * line per notice, whatever the group's size: a message to 2,000 members is one line carrying
  * 2,000 ids, not 2,000 copies of the message. The actor (user and device) lets the
  * receiving side spare the device that caused it. One line, tab-separated: the recipients first,
@@ -21,7 +23,8 @@ import redis.clients.jedis.AbstractPipeline;
  */
 public record PushNotice(Kind kind, String convId, long userId, String deviceId, long seq, List<Long> added,
     List<Long> removed, StoredMessage message, String text) {
-  public static final String CHANNEL = "seqsync:push";
+  /** The prefix of the instances' channels. */
+  public static final String CHANNEL = "seqsync:push:";
   /**
    * Most characters of lines in one publication (a single line may pass it): small against Redis's
    * output buffer limit for a subscriber (8 MB for a minute by default).
@@ -61,13 +64,34 @@ public record PushNotice(Kind kind, String convId, long userId, String deviceId,
     }
   }
 
+  /** The channel of the app instance {@code instance}: it hears only the notices of its sockets' users. */
+  public static String channel(String instance) {
+    return CHANNEL + instance;
+  }
+
   /**
-   * Queues the publication of addressed lines, in their order, in as few publications as fit
-   * {@link #PUBLICATION_CHARS}: one PUBLISH per batch rather than per notice. Each line is framed
-   * as its length in chars, a colon and the line, since a line may hold newlines (a message's text).
+   * Queues the publication of addressed lines to {@code instance}, in their order, in as few
+   * publications as fit {@link #PUBLICATION_CHARS}: one PUBLISH per batch and instance rather than
+   * per notice. Each line is framed as its length in chars, a colon and the line, since a line may
+   * hold newlines (a message's text).
    */
-  public static void publish(AbstractPipeline pipeline, List<String> lines) {
-    publications(lines).forEach(publication -> pipeline.publish(CHANNEL, publication));
+  public static void publish(AbstractPipeline pipeline, String instance, List<String> lines) {
+    publications(lines).forEach(publication -> pipeline.publish(channel(instance), publication));
+  }
+
+  /**
+   * The addressed lines for one instance: each line with only the recipients {@code here} keeps,
+   * a line none of whose recipients it keeps left out.
+   */
+  public static List<String> readdressed(List<String> lines, Predicate<Long> here) {
+    List<String> kept = new ArrayList<>();
+    for (String line : lines) {
+      List<Long> recipients = recipients(line).stream().filter(here).toList();
+      if (!recipients.isEmpty()) {
+        kept.add(ids(recipients) + line.substring(line.indexOf('\t')));
+      }
+    }
+    return kept;
   }
 
   static List<String> publications(List<String> lines) {

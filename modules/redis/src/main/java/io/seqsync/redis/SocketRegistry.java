@@ -4,9 +4,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
@@ -40,7 +42,10 @@ public final class SocketRegistry {
   /** How long a user's hash (their last seen time) outlives their last socket. */
   static final Duration RETENTION = Duration.ofDays(30);
 
-  /** A socket: its user, device, id (unique across instances) and whether its device says it is hidden. */
+  /**
+   * A socket: its user, device, id (unique across instances, {@code <instance>/<local id>}: push
+   * finds the instance by it) and whether its device says it is hidden.
+   */
   public record Socket(long userId, String deviceId, String socketId, boolean hidden) {
     public Socket withHidden(boolean nowHidden) {
       return new Socket(userId, deviceId, socketId, nowHidden);
@@ -153,6 +158,34 @@ public final class SocketRegistry {
       live.put(user, devices);
     });
     return live;
+  }
+
+  /**
+   * The app instances holding a live socket of any of {@code userIds}, each with those users, in
+   * one pipeline: where push routes a batch's notices.
+   */
+  public Map<String, Set<Long>> instances(Collection<Long> userIds) {
+    Map<Long, Map<String, String>> hashes = read(userIds);
+    long now = System.currentTimeMillis();
+    Map<String, Set<Long>> instances = new HashMap<>();
+    hashes.forEach((user, fields) -> fields.forEach((field, value) -> {
+      Beat beat = Beat.parse(field, value);
+      if (beat != null && beat.millis() + ttlMillis > now) {
+        instances.computeIfAbsent(instanceOf(value.substring(value.lastIndexOf('|') + 1)), id -> new HashSet<>())
+            .add(user);
+      }
+    }));
+    return instances;
+  }
+
+  /** The socket id of a socket of {@code instance}. */
+  public static String socketId(String instance, String localId) {
+    return instance + "/" + localId;
+  }
+
+  static String instanceOf(String socketId) {
+    int slash = socketId.indexOf('/');
+    return slash < 0 ? "" : socketId.substring(0, slash);
   }
 
   /** The presence of each user, in one pipeline: every user is a key of the answer. */

@@ -63,7 +63,7 @@ class PushAndHealthTest {
       public void onMessage(String channel, String message) {
         received.add(message);
       }
-    }, false, PushNotice.CHANNEL)) {
+    }, false, PushNotice.channel("instance-a"))) {
       await(subscription::isSubscribed);
       List<String> lines = new ArrayList<>();
       for (int seq = 1; seq <= 3; seq++) {
@@ -72,7 +72,7 @@ class PushAndHealthTest {
             .address(List.of(2L), lines);
       }
       try (AbstractPipeline pipeline = redis.pipelined()) {
-        PushNotice.publish(pipeline, lines);
+        PushNotice.publish(pipeline, "instance-a", lines);
       }
       String publication = received.poll(WAIT.toSeconds(), TimeUnit.SECONDS);
       assertThat(publication).as("published through %s", topology).isNotNull();

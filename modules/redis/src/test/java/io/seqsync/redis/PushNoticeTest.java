@@ -45,6 +45,22 @@ class PushNoticeTest {
   }
 
   @Test
+  void anInstanceGetsOnlyTheLinesOfItsUsersNamingOnlyThem() {
+    List<String> lines = new ArrayList<>();
+    StoredMessage message = new StoredMessage(7, "g:team", 3, 1, "phone", "c3", "text", "hi", 9L, false, null, null);
+    PushNotice.message(message).address(List.of(1L, 2L, 3L), lines);
+    PushNotice.draft("g:team", 1, "phone", "draft").address(List.of(1L), lines);
+
+    List<String> forTwoAndThree = PushNotice.readdressed(lines, user -> user != 1L);
+
+    assertThat(forTwoAndThree).hasSize(1);
+    assertThat(PushNotice.recipients(forTwoAndThree.get(0))).containsExactly(2L, 3L);
+    assertThat(PushNotice.decodeAddressed(forTwoAndThree.get(0)).message()).isEqualTo(message);
+    assertThat(PushNotice.readdressed(lines, user -> true)).isEqualTo(lines);
+    assertThat(PushNotice.channel("a1")).isNotEqualTo(PushNotice.channel("b2"));
+  }
+
+  @Test
   void aMalformedPublicationIsRefused() {
     assertThatThrownBy(() -> PushNotice.lines("no length here")).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> PushNotice.lines("99:too short")).isInstanceOf(IllegalArgumentException.class);

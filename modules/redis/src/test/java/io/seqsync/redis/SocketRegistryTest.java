@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -69,6 +70,23 @@ class SocketRegistryTest {
     assertThat(registry.close(laptop, now + 2)).isEqualTo(new SocketRegistry.Change(true, false, false, false));
     assertThat(registry.liveDevices(user)).isEmpty();
     assertThat(registry.presence(List.of(user)).get(user)).isEqualTo(new SocketRegistry.Presence(false, false, now + 2));
+  }
+
+  @Test
+  void pushFindsTheInstancesHoldingEachUsersLiveSockets() {
+    long alice = USERS.incrementAndGet();
+    long bob = USERS.incrementAndGet();
+    long carol = USERS.incrementAndGet();
+    long now = System.currentTimeMillis();
+    registry.open(new SocketRegistry.Socket(alice, "phone", SocketRegistry.socketId("a", "1"), false), now);
+    registry.open(new SocketRegistry.Socket(alice, "laptop", SocketRegistry.socketId("b", "2"), false), now);
+    registry.open(new SocketRegistry.Socket(bob, "phone", SocketRegistry.socketId("b", "3"), false), now);
+    // Carol's instance died a ttl ago: her socket is not live, nothing is routed to it.
+    registry.open(new SocketRegistry.Socket(carol, "phone", SocketRegistry.socketId("c", "4"), false),
+        now - TTL.toMillis() - 1);
+
+    assertThat(registry.instances(List.of(alice, bob, carol)))
+        .isEqualTo(Map.of("a", Set.of(alice), "b", Set.of(alice, bob)));
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.seqsync.store;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import io.seqsync.store.shard.ShardMap;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.StatementException;
 
@@ -27,11 +28,17 @@ public final class ArchiveQueries {
     }
   }
 
-  private final Jdbi jdbi;
+  private final ShardMap shards;
   private final Duration budget;
 
+  /** One database for every conversation. */
   public ArchiveQueries(Jdbi jdbi, Duration budget) {
-    this.jdbi = jdbi;
+    this(ShardMap.single(jdbi), budget);
+  }
+
+  /** Each conversation's rows in its shard of {@code shards}. */
+  public ArchiveQueries(ShardMap shards, Duration budget) {
+    this.shards = shards;
     this.budget = budget;
   }
 
@@ -41,7 +48,7 @@ public final class ArchiveQueries {
    */
   public Page page(String convId, long beforeMillis, long beforeSeq, long floor, int limit) {
     try {
-      return jdbi.inTransaction(handle -> {
+      return shards.of(convId).inTransaction(handle -> {
         handle.execute("select set_config('statement_timeout', ?, true)", budget.toMillis() + "ms");
         List<StoredMessage> messages = new ArrayList<>(handle.createQuery("select " + MessageQueries.messageColumns("a")
                 + " from archived_messages a where a.conv_id = ? and a.create_time < ? and a.seq < ? and a.seq > ?"

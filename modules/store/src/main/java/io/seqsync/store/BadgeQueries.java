@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import io.seqsync.store.shard.ShardMap;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -16,10 +17,16 @@ public final class BadgeQueries {
   /** {@code total}: unread messages over all conversations; {@code conversation}: in the one asked about. */
   public record Badge(long total, long conversation, long latestSeq) {}
 
-  private final Jdbi jdbi;
+  private final ShardMap shards;
 
+  /** One database for every conversation. */
   public BadgeQueries(Jdbi jdbi) {
-    this.jdbi = jdbi;
+    this(ShardMap.single(jdbi));
+  }
+
+  /** Each conversation's rows in its shard of {@code shards}. */
+  public BadgeQueries(ShardMap shards) {
+    this.shards = shards;
   }
 
   /** A user and the conversation a notification is about. */
@@ -32,7 +39,8 @@ public final class BadgeQueries {
       return badges;
     }
     List<Ask> distinct = List.copyOf(new LinkedHashSet<>(asks));
-    jdbi.useHandle(handle -> handle.createQuery("select q.user_id, q.conv_id,"
+    // Every shard answers for the conversations it holds (0 for the others): the sums are the badges.
+    shards.fanOut(jdbi -> jdbi.withHandle(handle -> handle.createQuery("select q.user_id, q.conv_id,"
             + " coalesce(sum(u.unread), 0) as total,"
             + " coalesce(sum(u.unread) filter (where u.conv_id = q.conv_id), 0) as conversation,"
             + " coalesce((select latest_seq from conversations where conv_id = q.conv_id), 0) as latest_seq"
@@ -45,7 +53,9 @@ public final class BadgeQueries {
         .bindArray("convs", String.class, distinct.stream().map(Ask::convId).toList())
         .map((rs, ctx) -> Map.entry(new Ask(rs.getLong("user_id"), rs.getString("conv_id")),
             new Badge(rs.getLong("total"), rs.getLong("conversation"), rs.getLong("latest_seq"))))
-        .forEach(entry -> badges.put(entry.getKey(), entry.getValue())));
+        .list())).forEach(found -> found.forEach(entry -> badges.merge(entry.getKey(), entry.getValue(),
+            (a, b) -> new Badge(a.total() + b.total(), a.conversation() + b.conversation(),
+                Math.max(a.latestSeq(), b.latestSeq())))));
     return badges;
   }
 }

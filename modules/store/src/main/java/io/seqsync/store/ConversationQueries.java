@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import io.seqsync.store.shard.ShardMap;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -73,10 +75,16 @@ public final class ConversationQueries {
   public record Activation(String convId, String kind, String name, long latestSeq, long deviceCursor, long readSeq,
       long unread, String draft, List<Long> members) {}
 
-  private final Jdbi jdbi;
+  private final ShardMap shards;
 
+  /** One database for every conversation. */
   public ConversationQueries(Jdbi jdbi) {
-    this.jdbi = jdbi;
+    this(ShardMap.single(jdbi));
+  }
+
+  /** Each conversation's rows in its shard of {@code shards}. */
+  public ConversationQueries(ShardMap shards) {
+    this.shards = shards;
   }
 
   /**
@@ -100,7 +108,7 @@ public final class ConversationQueries {
     if (convId.kind() == ConvId.Kind.DIRECT) {
       return new Access(convId.namesUser(userId) ? Membership.MEMBER : Membership.NOT_MEMBER, 0);
     }
-    return jdbi.withHandle(handle -> handle.createQuery("select"
+    return shards.of(convId.value()).withHandle(handle -> handle.createQuery("select"
             + " exists (select 1 from conversations where conv_id = :conv) as known,"
             + " (select joined_seq from conversation_members where conv_id = :conv and user_id = :user) as joined_seq")
         .bind("conv", convId.value()).bind("user", userId)
@@ -119,7 +127,7 @@ public final class ConversationQueries {
     if (userIds.isEmpty()) {
       return Set.of();
     }
-    return jdbi.withHandle(handle -> handle.createQuery("select user_id from conversation_members"
+    return shards.of(convId).withHandle(handle -> handle.createQuery("select user_id from conversation_members"
             + " where conv_id = :conv and user_id = any(:users)")
         .bind("conv", convId).bindArray("users", Long.class, userIds)
         .mapTo(Long.class).collect(Collectors.toCollection(HashSet::new)));
@@ -127,7 +135,7 @@ public final class ConversationQueries {
 
   /** The device's delivery cursor in the conversation (R11), 0 when it has none. */
   public long deviceCursor(long userId, String deviceId, String convId) {
-    return jdbi.withHandle(handle -> handle.createQuery("select seq from device_cursors"
+    return shards.of(convId).withHandle(handle -> handle.createQuery("select seq from device_cursors"
             + " where user_id = :user and device_id = :device and conv_id = :conv")
         .bind("user", userId).bind("device", deviceId).bind("conv", convId)
         .mapTo(Long.class).findOne().orElse(0L));
@@ -135,18 +143,27 @@ public final class ConversationQueries {
 
   /** The user's read position in the conversation (R18), 0 when it has none. */
   public long readSeq(long userId, String convId) {
-    return jdbi.withHandle(handle -> handle.createQuery("select seq from read_positions"
+    return shards.of(convId).withHandle(handle -> handle.createQuery("select seq from read_positions"
             + " where user_id = :user and conv_id = :conv")
         .bind("user", userId).bind("conv", convId)
         .mapTo(Long.class).findOne().orElse(0L));
   }
 
+  /** The members of the group {@code convId} by user id (a direct conversation's two come from its id). */
+  public List<Long> members(String convId) {
+    return shards.of(convId).withHandle(handle -> members(handle, convId));
+  }
+
+  static List<Long> members(Handle handle, String convId) {
+    return handle.createQuery("select user_id from conversation_members where conv_id = :conv order by user_id")
+        .bind("conv", convId).mapTo(Long.class).list();
+  }
+
   /** The activation of {@code convId} for the user's device (R14); the caller checked membership. */
   public Activation activation(long userId, String deviceId, ConvId convId) {
-    return jdbi.withHandle(handle -> {
+    return shards.of(convId.value()).withHandle(handle -> {
       List<Long> members = convId.kind() == ConvId.Kind.GROUP
-          ? handle.createQuery("select user_id from conversation_members where conv_id = :conv order by user_id")
-              .bind("conv", convId.value()).mapTo(Long.class).list()
+          ? members(handle, convId.value())
           : null;
       String kind = convId.kind() == ConvId.Kind.GROUP ? "group" : "direct";
       return handle.createQuery(ACTIVATION)
@@ -160,9 +177,18 @@ public final class ConversationQueries {
   /**
    * Up to {@code limit} conversations of the user's list after {@code cursor} (null: from the most
    * recent), from PostgreSQL: what the list answers while Redis cannot (the redis module's ConversationList),
-   * in the same order and with the same cursors. Unread counts as the handshake does.
+   * in the same order and with the same cursors. Unread counts as the handshake does. With shards:
+   * the first {@code limit} of every shard's, in parallel, merged in the list's order.
    */
   public List<ListEntry.Ranked> list(long userId, int limit, ListCursor cursor) {
+    List<List<ListEntry.Ranked>> perShard = shards.fanOut(jdbi -> list(jdbi, userId, limit, cursor));
+    if (perShard.size() == 1) {
+      return perShard.get(0);
+    }
+    return perShard.stream().flatMap(List::stream).sorted(ListEntry.Ranked.LIST_ORDER).limit(limit).toList();
+  }
+
+  private static List<ListEntry.Ranked> list(Jdbi jdbi, long userId, int limit, ListCursor cursor) {
     return jdbi.withHandle(handle -> handle.createQuery(LIST)
         .bind("user", userId).bind("limit", limit)
         .bind("activity", cursor == null ? null : cursor.activity())
@@ -177,8 +203,9 @@ public final class ConversationQueries {
         .list());
   }
 
-  /** Whether PostgreSQL answers a trivial query (for health checks). */
+  /** Whether every shard's PostgreSQL answers a trivial query (for health checks). */
   public boolean ping() {
-    return jdbi.withHandle(handle -> handle.createQuery("select 1").mapTo(Integer.class).one()) == 1;
+    return shards.fanOut(jdbi -> jdbi.withHandle(handle -> handle.createQuery("select 1").mapTo(Integer.class).one()))
+        .stream().allMatch(one -> one == 1);
   }
 }

@@ -14,10 +14,15 @@ import org.jdbi.v3.core.Jdbi;
 public final class Database implements AutoCloseable {
   private final HikariDataSource dataSource;
   private final Jdbi jdbi;
-  private final StatementTimeouts timeouts = new StatementTimeouts();
+  private final StatementTimeouts timeouts;
 
   private Database(HikariDataSource dataSource) {
+    this(dataSource, new StatementTimeouts());
+  }
+
+  private Database(HikariDataSource dataSource, StatementTimeouts timeouts) {
     this.dataSource = dataSource;
+    this.timeouts = timeouts;
     this.jdbi = Jdbi.create(dataSource);
     jdbi.setSqlLogger(timeouts);
   }
@@ -42,12 +47,18 @@ public final class Database implements AutoCloseable {
    */
   public static Database openRequests(String jdbcUrl, String user, String password, int poolSize,
       Duration statementTimeout) {
+    return openRequests(jdbcUrl, user, password, poolSize, statementTimeout, new StatementTimeouts());
+  }
+
+  /** As {@link #openRequests(String, String, String, int, Duration)}, counting in {@code timeouts} (shared by shards). */
+  public static Database openRequests(String jdbcUrl, String user, String password, int poolSize,
+      Duration statementTimeout, StatementTimeouts timeouts) {
     if (statementTimeout.toMillis() <= 0) {
       throw new IllegalArgumentException("statementTimeout must be positive");
     }
     HikariConfig config = config(jdbcUrl, user, password, poolSize, "seqsync-pg-requests");
     config.addDataSourceProperty("options", "-c statement_timeout=" + statementTimeout.toMillis());
-    return new Database(new HikariDataSource(config));
+    return new Database(new HikariDataSource(config), timeouts);
   }
 
   private static HikariConfig config(String jdbcUrl, String user, String password, int poolSize, String name) {

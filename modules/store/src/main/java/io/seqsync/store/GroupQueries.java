@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import io.seqsync.store.shard.ShardMap;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -40,15 +41,21 @@ public final class GroupQueries {
   /** A block of the caller's: whom and since when (ms). Immutable. */
   public record Block(long blockedId, long since) {}
 
-  private final Jdbi jdbi;
+  private final ShardMap shards;
 
+  /** One database for every conversation. */
   public GroupQueries(Jdbi jdbi) {
-    this.jdbi = jdbi;
+    this(ShardMap.single(jdbi));
+  }
+
+  /** Each conversation's rows in its shard of {@code shards}. */
+  public GroupQueries(ShardMap shards) {
+    this.shards = shards;
   }
 
   /** The group {@code convId}, if it exists. */
   public Optional<Group> group(String convId) {
-    return jdbi.withHandle(handle -> handle.createQuery("select c.owner_id, c.members_can_invite,"
+    return shards.of(convId).withHandle(handle -> handle.createQuery("select c.owner_id, c.members_can_invite,"
             + " (select count(*) from conversation_members cm where cm.conv_id = c.conv_id) as members,"
             + " array(select cm.user_id from conversation_members cm where cm.conv_id = c.conv_id and cm.role = 'admin'"
             + " order by cm.user_id) as admins"
@@ -74,6 +81,14 @@ public final class GroupQueries {
     if (userIds.isEmpty()) {
       return Map.of();
     }
+    // Memberships are in their groups' shards: every shard's counts, summed (still at most the cap).
+    Map<Long, Integer> counts = new HashMap<>();
+    shards.fanOut(jdbi -> groupCounts(jdbi, userIds, cap)).forEach(shard ->
+        shard.forEach((user, count) -> counts.merge(user, count, (a, b) -> Math.min(cap, a + b))));
+    return counts;
+  }
+
+  private static Map<Long, Integer> groupCounts(Jdbi jdbi, Collection<Long> userIds, int cap) {
     Map<Long, Integer> counts = new HashMap<>();
     jdbi.useHandle(handle -> handle.createQuery("select u.id, (select count(*) from (select 1 from conversation_members cm"
             + " where cm.user_id = u.id and cm.conv_id like 'g:%' limit :cap) g) as groups"
@@ -89,10 +104,11 @@ public final class GroupQueries {
     if (userIds.isEmpty()) {
       return Set.of();
     }
-    return jdbi.withHandle(handle -> handle.createQuery("select blocker_id from blocks"
+    // A block is stored with the pair's direct conversation, in that conversation's shard.
+    return shards.fanOut(jdbi -> jdbi.withHandle(handle -> handle.createQuery("select blocker_id from blocks"
             + " where blocker_id = any(:users) and blocked_id = :blocked")
         .bindArray("users", Long.class, userIds).bind("blocked", blockedId)
-        .mapTo(Long.class).collect(Collectors.toSet()));
+        .mapTo(Long.class).collect(Collectors.toSet()))).stream().flatMap(Set::stream).collect(Collectors.toSet());
   }
 
   /** Whether {@code blockerId} blocked {@code blockedId}. */
@@ -102,10 +118,11 @@ public final class GroupQueries {
 
   /** Up to {@code limit} users {@code blockerId} blocked, by user id above {@code after} (0: from the start). */
   public List<Block> blocksBy(long blockerId, long after, int limit) {
-    return jdbi.withHandle(handle -> handle.createQuery("select blocked_id, since from blocks"
+    return shards.fanOut(jdbi -> jdbi.withHandle(handle -> handle.createQuery("select blocked_id, since from blocks"
             + " where blocker_id = :blocker and blocked_id > :after order by blocked_id limit :limit")
         .bind("blocker", blockerId).bind("after", after).bind("limit", limit)
         .map((rs, ctx) -> new Block(rs.getLong(1), rs.getLong(2)))
-        .list());
+        .list())).stream().flatMap(List::stream).sorted(java.util.Comparator.comparingLong(Block::blockedId))
+        .limit(limit).toList();
   }
 }

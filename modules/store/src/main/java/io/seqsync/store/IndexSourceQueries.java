@@ -1,20 +1,26 @@
 package io.seqsync.store;
 
 import java.util.List;
+import io.seqsync.store.shard.ShardMap;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /** The {@link IndexSource} of record: PostgreSQL's conversations, messages and users' rows. Thread-safe. */
 public final class IndexSourceQueries implements IndexSource {
-  private final Jdbi jdbi;
+  private final ShardMap shards;
 
   public IndexSourceQueries(Jdbi jdbi) {
-    this.jdbi = jdbi;
+    this(ShardMap.single(jdbi));
+  }
+
+  /** Each conversation read from its shard of {@code shards}; a user's rows from every shard. */
+  public IndexSourceQueries(ShardMap shards) {
+    this.shards = shards;
   }
 
   @Override
   public ConversationRows conversation(String convId, int keptCountable) {
-    return jdbi.withHandle(handle -> new ConversationRows(
+    return shards.of(convId).withHandle(handle -> new ConversationRows(
         handle.createQuery("select " + MessageQueries.messageColumns("m") + " from conversations c"
                 + " join all_messages m on m.conv_id = c.conv_id and m.seq = c.latest_seq where c.conv_id = :conv")
             .bind("conv", convId)
@@ -32,6 +38,16 @@ public final class IndexSourceQueries implements IndexSource {
 
   @Override
   public UserRows user(long userId) {
+    List<UserRows> perShard = shards.fanOut(jdbi -> user(jdbi, userId));
+    return perShard.size() == 1 ? perShard.get(0) : new UserRows(
+        perShard.stream().flatMap(rows -> rows.memberships().stream()).toList(),
+        perShard.stream().flatMap(rows -> rows.reads().stream()).toList(),
+        perShard.stream().flatMap(rows -> rows.mentions().stream()).toList(),
+        perShard.stream().flatMap(rows -> rows.drafts().stream()).toList(),
+        perShard.stream().flatMap(rows -> rows.cursors().stream()).toList());
+  }
+
+  private static UserRows user(Jdbi jdbi, long userId) {
     return jdbi.withHandle(handle -> new UserRows(
         handle.createQuery("select c.conv_id, c.kind, c.last_activity from conversation_members cm"
                 + " join conversations c on c.conv_id = cm.conv_id where cm.user_id = :user")
@@ -53,7 +69,7 @@ public final class IndexSourceQueries implements IndexSource {
 
   @Override
   public long unread(String convId, long userId, long readSeq) {
-    return jdbi.withHandle(handle -> handle.createQuery("select count(*) from all_messages m"
+    return shards.of(convId).withHandle(handle -> handle.createQuery("select count(*) from all_messages m"
             + " join conversations c on c.conv_id = m.conv_id where m.conv_id = :conv and m.seq > :read"
             + " and m.seq <= c.latest_seq and m.sender_id <> :user and m.type in (<types>) and not m.recalled")
         .bind("conv", convId).bind("read", readSeq).bind("user", userId)

@@ -9,5 +9,9 @@ public record ListEntry(String convId, String name, long latestSeq, StoredMessag
     String draft, long updatedAt, long mentions) {
 
   /** An entry and its place in the list (its last activity), as PostgreSQL answers it. */
-  public record Ranked(ListEntry entry, long activity) {}
+  public record Ranked(ListEntry entry, long activity) {
+    /** The list's order: last activity, then convId, both descending (as {@link ListCursor} pages). */
+    public static final java.util.Comparator<Ranked> LIST_ORDER = java.util.Comparator.comparingLong(Ranked::activity)
+        .thenComparing(ranked -> ranked.entry().convId()).reversed();
+  }
 }

@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import io.seqsync.store.shard.ShardMap;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -18,22 +19,29 @@ public final class ListSettingsQueries {
     public static final ListSettings DEFAULT = new ListSettings(false, false);
   }
 
-  private final Jdbi jdbi;
+  private final ShardMap shards;
 
+  /** One database for every conversation. */
   public ListSettingsQueries(Jdbi jdbi) {
-    this.jdbi = jdbi;
+    this(ShardMap.single(jdbi));
+  }
+
+  /** Each conversation's rows in its shard of {@code shards}. */
+  public ListSettingsQueries(ShardMap shards) {
+    this.shards = shards;
   }
 
   /** Of the (user, conversation) pairs, given as two lists of one length, those the user muted: "userId convId" each. */
   public Set<String> muted(List<Long> userIds, List<String> convIds) {
     Set<String> muted = new HashSet<>();
     if (!userIds.isEmpty()) {
-      jdbi.useHandle(handle -> handle.createQuery("select s.user_id, s.conv_id from conversation_settings s"
+      // Each pair's row is in its conversation's shard, and only there: every shard's matches, together.
+      shards.fanOut(jdbi -> jdbi.withHandle(handle -> handle.createQuery("select s.user_id, s.conv_id from conversation_settings s"
               + " join unnest(:users, :convs) as q(user_id, conv_id) on q.user_id = s.user_id and q.conv_id = s.conv_id"
               + " where s.muted")
           .bindArray("users", Long.class, userIds).bindArray("convs", String.class, convIds)
           .map((rs, ctx) -> rs.getLong("user_id") + " " + rs.getString("conv_id"))
-          .forEach(muted::add));
+          .list())).forEach(muted::addAll);
     }
     return muted;
   }
@@ -44,12 +52,12 @@ public final class ListSettingsQueries {
     if (convIds.isEmpty()) {
       return settings;
     }
-    jdbi.useHandle(handle -> handle.createQuery("select conv_id, muted, pinned from conversation_settings"
+    shards.fanOut(jdbi -> jdbi.withHandle(handle -> handle.createQuery("select conv_id, muted, pinned from conversation_settings"
             + " where user_id = :user and conv_id = any(:convs)")
         .bind("user", userId).bindArray("convs", String.class, convIds)
         .map((rs, ctx) -> Map.entry(rs.getString("conv_id"), new ListSettings(rs.getBoolean("muted"),
             rs.getBoolean("pinned"))))
-        .forEach(entry -> settings.put(entry.getKey(), entry.getValue())));
+        .list())).forEach(found -> found.forEach(entry -> settings.put(entry.getKey(), entry.getValue())));
     return settings;
   }
 }

@@ -8,7 +8,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.jdbi.v3.core.Jdbi;
+import io.seqsync.store.shard.ShardMap;
 
 /**
  * The read side of message actions: a message's state from its columns, and for a page the quotes
@@ -23,10 +23,10 @@ final class MessageActionsQueries {
       + " from message_reactions where conv_id = :conv and seq = any(:seqs) group by seq, emoji"
       + " order by seq, min(created_at), emoji";
 
-  private final Jdbi jdbi;
+  private final ShardMap shards;
 
-  MessageActionsQueries(Jdbi jdbi) {
-    this.jdbi = jdbi;
+  MessageActionsQueries(ShardMap shards) {
+    this.shards = shards;
   }
 
   /** The state of the columns edited_at, reply_to, mentions, reactions starting at {@code first}. */
@@ -65,7 +65,7 @@ final class MessageActionsQueries {
 
   private Map<Long, MessageState.Quote> quotes(String convId, List<Long> seqs) {
     Map<Long, MessageState.Quote> quotes = new HashMap<>();
-    jdbi.useHandle(handle -> handle.createQuery(QUOTES).bind("conv", convId).bindArray("seqs", Long.class, seqs)
+    shards.of(convId).useHandle(handle -> handle.createQuery(QUOTES).bind("conv", convId).bindArray("seqs", Long.class, seqs)
         .map((rs, ctx) -> new MessageState.Quote(rs.getLong("seq"), rs.getLong("sender_id"), rs.getString("type"),
             rs.getBoolean("recalled") ? StoredMessage.RECALLED_PLACEHOLDER : rs.getString("text")))
         .forEach(quote -> quotes.put(quote.seq(), quote)));
@@ -74,7 +74,7 @@ final class MessageActionsQueries {
 
   private Map<Long, List<MessageState.Reaction>> reactions(String convId, List<Long> seqs, long userId) {
     Map<Long, List<MessageState.Reaction>> reactions = new HashMap<>();
-    jdbi.useHandle(handle -> handle.createQuery(REACTIONS).bind("conv", convId).bind("user", userId)
+    shards.of(convId).useHandle(handle -> handle.createQuery(REACTIONS).bind("conv", convId).bind("user", userId)
         .bindArray("seqs", Long.class, seqs)
         .map((rs, ctx) -> Map.entry(rs.getLong("seq"),
             new MessageState.Reaction(rs.getString("emoji"), rs.getLong("n"), rs.getBoolean("mine"))))

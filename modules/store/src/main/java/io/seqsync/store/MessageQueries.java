@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import io.seqsync.store.shard.ShardMap;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 
@@ -61,10 +62,16 @@ public final class MessageQueries {
     }
   }
 
-  private final Jdbi jdbi;
+  private final ShardMap shards;
 
+  /** One database for every conversation. */
   public MessageQueries(Jdbi jdbi) {
-    this.jdbi = jdbi;
+    this(ShardMap.single(jdbi));
+  }
+
+  /** Each conversation's rows in its shard of {@code shards}. */
+  public MessageQueries(ShardMap shards) {
+    this.shards = shards;
   }
 
   /** Messages with seq > {@code afterSeq}, at most {@code limit}, ascending (R8). */
@@ -105,7 +112,7 @@ public final class MessageQueries {
 
   /** The message at {@code seq}, if it is stored. */
   public Optional<StoredMessage> bySeq(String convId, long seq) {
-    return jdbi.withHandle(handle -> handle.createQuery(
+    return shards.of(convId).withHandle(handle -> handle.createQuery(
             "select " + MESSAGE_COLUMNS + " from messages where conv_id = :conv and seq = :seq")
         .bind("conv", convId).bind("seq", seq)
         .map((rs, ctx) -> message(rs, 1))
@@ -114,14 +121,14 @@ public final class MessageQueries {
 
   /** The conversation's committed watermark, 0 when it has no row yet. */
   public long latestSeq(String convId) {
-    return jdbi.withHandle(handle -> handle.createQuery("select latest_seq from conversations where conv_id = :conv")
+    return shards.of(convId).withHandle(handle -> handle.createQuery("select latest_seq from conversations where conv_id = :conv")
         .bind("conv", convId).mapTo(Long.class).findOne().orElse(0L));
   }
 
   // One statement: the two bounds, the rows (limit + 1, to tell hasMore) and the conversation.
   private Page page(String sql, long first, long second, String convId, int limit, boolean backward) {
     requireLimit(limit);
-    return jdbi.withHandle(handle -> {
+    return shards.of(convId).withHandle(handle -> {
       // pgjdbc caches the statement per connection by its text, server-prepared after a few uses.
       try (PreparedStatement statement = handle.getConnection().prepareStatement(sql)) {
         statement.setLong(1, first);
@@ -184,7 +191,7 @@ public final class MessageQueries {
 
   /** {@code page} with its messages' quotes and the caller's reactions looked up (message actions). */
   public Page withActions(Page page, String convId, long userId) {
-    return new Page(new MessageActionsQueries(jdbi).decorate(convId, page.messages(), userId), page.hasMore(),
+    return new Page(new MessageActionsQueries(shards).decorate(convId, page.messages(), userId), page.hasMore(),
         page.latestSeq(), page.archivedSeq());
   }
 }

@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import io.seqsync.store.shard.ShardMap;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -23,10 +24,16 @@ public final class PresenceQueries {
    */
   public record Receipt(long userId, long delivered, long seen) {}
 
-  private final Jdbi jdbi;
+  private final ShardMap shards;
 
+  /** One database for every conversation. */
   public PresenceQueries(Jdbi jdbi) {
-    this.jdbi = jdbi;
+    this(ShardMap.single(jdbi));
+  }
+
+  /** Each conversation's rows in its shard of {@code shards}. */
+  public PresenceQueries(ShardMap shards) {
+    this.shards = shards;
   }
 
   /** Those of {@code userIds} who share at least one conversation with {@code viewer}. */
@@ -34,11 +41,14 @@ public final class PresenceQueries {
     if (userIds.isEmpty()) {
       return Set.of();
     }
-    return jdbi.withHandle(handle -> handle.createQuery("select distinct theirs.user_id"
+    // A shared conversation is in one shard: the union of every shard's answer.
+    Set<Long> sharing = new HashSet<>();
+    shards.fanOut(jdbi -> jdbi.withHandle(handle -> handle.createQuery("select distinct theirs.user_id"
             + " from conversation_members mine join conversation_members theirs on theirs.conv_id = mine.conv_id"
             + " where mine.user_id = :viewer and theirs.user_id = any(:users)")
         .bind("viewer", viewer).bindArray("users", Long.class, userIds)
-        .mapTo(Long.class).collect(Collectors.toCollection(HashSet::new)));
+        .mapTo(Long.class).list())).forEach(sharing::addAll);
+    return sharing;
   }
 
   /** Those of {@code userIds} whose presence nobody may see. */
@@ -46,7 +56,8 @@ public final class PresenceQueries {
     if (userIds.isEmpty()) {
       return Set.of();
     }
-    return jdbi.withHandle(handle -> handle.createQuery("select user_id from presence_settings"
+    // Presence settings belong to no conversation: the home shard.
+    return shards.home().withHandle(handle -> handle.createQuery("select user_id from presence_settings"
             + " where visibility = 'nobody' and user_id = any(:users)")
         .bindArray("users", Long.class, userIds)
         .mapTo(Long.class).collect(Collectors.toCollection(HashSet::new)));
@@ -57,20 +68,19 @@ public final class PresenceQueries {
   }
 
   public void setVisibility(long userId, Visibility visibility) {
-    jdbi.useHandle(handle -> handle.createUpdate("insert into presence_settings (user_id, visibility)"
+    shards.home().useHandle(handle -> handle.createUpdate("insert into presence_settings (user_id, visibility)"
             + " values (:user, :visibility) on conflict (user_id) do update set visibility = excluded.visibility")
         .bind("user", userId).bind("visibility", visibility.name().toLowerCase()).execute());
   }
 
   /** A group's members (a direct conversation's two users come from its id, not from here). */
   public List<Long> members(String convId) {
-    return jdbi.withHandle(handle -> handle.createQuery("select user_id from conversation_members where conv_id = :conv")
-        .bind("conv", convId).mapTo(Long.class).list());
+    return shards.of(convId).withHandle(handle -> ConversationQueries.members(handle, convId));
   }
 
   /** Every member's receipts in the conversation, by user id. */
   public List<Receipt> receipts(String convId) {
-    return jdbi.withHandle(handle -> handle.createQuery("select cm.user_id,"
+    return shards.of(convId).withHandle(handle -> handle.createQuery("select cm.user_id,"
             + " coalesce((select max(dc.seq) from device_cursors dc"
             + "   where dc.user_id = cm.user_id and dc.conv_id = cm.conv_id), 0) as delivered,"
             + " coalesce((select rp.seq from read_positions rp"

@@ -2,9 +2,11 @@ package io.seqsync.store;
 
 import io.seqsync.store.ConversationQueries.SyncRow;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import io.seqsync.store.shard.ShardMap;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.Query;
 
@@ -46,7 +48,7 @@ public final class SyncQueries {
       + " order by s.conv_id limit :limit)"
       + " select (select count(*) from scanned) as scanned, (select max(conv_id) from scanned) as scanned_last,"
       + " (select count(*) from fresh) as answered, (select max(conv_id) from fresh) as answered_last,"
-      + " c.conv_id, c.latest_seq, c.device_cursor, coalesce(rp.seq, 0) as read_seq, "
+      + " c.conv_id, c.latest_seq, c.last_activity, c.device_cursor, coalesce(rp.seq, 0) as read_seq, "
       + ConversationQueries.UNREAD + " as unread"
       + " from (select 1) page left join fresh c on true"
       + " left join lateral (select seq from read_positions where user_id = :user and conv_id = c.conv_id offset 0) rp on true"
@@ -62,24 +64,30 @@ public final class SyncQueries {
     }
   }
 
-  private final Jdbi jdbi;
+  private final ShardMap shards;
   private final int pageSize;
   private final SyncScreens screens;
   private final int screenConversations;
   private final long screenBytes;
 
+  /** As {@link #SyncQueries(ShardMap, int, int, long)}, on one database for every conversation. */
+  public SyncQueries(Jdbi jdbi, int pageSize, int screenConversations, long screenBytes) {
+    this(ShardMap.single(jdbi), pageSize, screenConversations, screenBytes);
+  }
+
   /**
    * Pages of at most {@code pageSize} conversations, reading at most {@link #SCAN_PER_ROW} times that
    * many memberships, with first screens ({@link SyncScreens}) for at most {@code screenConversations}
-   * of a page's conversations (0: none) and {@code screenBytes} of content in all.
+   * of a page's conversations (0: none) and {@code screenBytes} of content in all; each
+   * conversation's rows in its shard of {@code shards}.
    */
-  public SyncQueries(Jdbi jdbi, int pageSize, int screenConversations, long screenBytes) {
+  public SyncQueries(ShardMap shards, int pageSize, int screenConversations, long screenBytes) {
     if (pageSize <= 0 || screenConversations < 0 || screenBytes < 0) {
       throw new IllegalArgumentException("pageSize must be positive, the screens' bounds not negative");
     }
-    this.jdbi = jdbi;
+    this.shards = shards;
     this.pageSize = pageSize;
-    this.screens = new SyncScreens(jdbi);
+    this.screens = new SyncScreens(shards);
     this.screenConversations = screenConversations;
     this.screenBytes = screenBytes;
   }
@@ -109,19 +117,27 @@ public final class SyncQueries {
    * counts other users' countable messages above the user's read position that are not recalled.
    */
   public Page page(long userId, String deviceId, Map<String, Long> clientCursors, String after) {
+    List<SyncPageMerge.ShardPage> pages = shards.fanOut(jdbi -> page(jdbi, userId, deviceId, clientCursors, after));
+    return pages.size() == 1 ? pages.get(0).page() : SyncPageMerge.merge(pages, pageSize);
+  }
+
+  private SyncPageMerge.ShardPage page(Jdbi jdbi, long userId, String deviceId, Map<String, Long> clientCursors,
+      String after) {
     return jdbi.withHandle(handle -> {
       List<SyncRow> rows = new ArrayList<>();
+      Map<String, Long> activity = new HashMap<>();
       Progress progress = bind(handle.createQuery(PAGE), userId, deviceId, clientCursors, after)
           .map((rs, ctx) -> {
             if (rs.getString("conv_id") != null) {
               rows.add(new SyncRow(rs.getString("conv_id"), rs.getLong("latest_seq"), rs.getLong("device_cursor"),
                   rs.getLong("read_seq"), rs.getLong("unread")));
+              activity.put(rs.getString("conv_id"), rs.getLong("last_activity"));
             }
             return new Progress(rs.getInt("scanned"), rs.getString("scanned_last"), rs.getInt("answered"),
                 rs.getString("answered_last"));
           })
           .list().get(0);
-      return new Page(rows, progress.next(pageSize, scan()));
+      return new SyncPageMerge.ShardPage(new Page(rows, progress.next(pageSize, scan())), activity);
     });
   }
 

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import io.seqsync.store.shard.ShardMap;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -52,12 +53,18 @@ public final class SyncScreens {
     }
   }
 
-  private final Jdbi jdbi;
+  private final ShardMap shards;
   private final MessageActionsQueries actions;
 
+  /** One database for every conversation. */
   public SyncScreens(Jdbi jdbi) {
-    this.actions = new MessageActionsQueries(jdbi);
-    this.jdbi = jdbi;
+    this(ShardMap.single(jdbi));
+  }
+
+  /** Each conversation's rows in its shard of {@code shards}. */
+  public SyncScreens(ShardMap shards) {
+    this.actions = new MessageActionsQueries(shards);
+    this.shards = shards;
   }
 
   /**
@@ -69,6 +76,34 @@ public final class SyncScreens {
     if (asks.isEmpty()) {
       return Map.of();
     }
+    if (shards.size() == 1) {
+      return screens(shards.home(), userId, asks, maxBytes);
+    }
+    // Each shard's asks in parallel, each within the whole budget; then the budget in the asks' order.
+    Map<Jdbi, List<Ask>> groups = shards.byShard(asks, Ask::convId);
+    Map<String, Screen> found = new HashMap<>();
+    shards.fanOut(groups.keySet(), jdbi -> screens(jdbi, userId, groups.get(jdbi), maxBytes)).forEach(found::putAll);
+    Map<String, Screen> screens = new LinkedHashMap<>();
+    long bytes = 0;
+    for (Ask ask : asks) {
+      Screen screen = found.get(ask.convId());
+      if (screen == null) {
+        break;
+      }
+      bytes += screen.messages().stream().mapToLong(SyncScreens::contentBytes).sum();
+      if (bytes > maxBytes) {
+        break;
+      }
+      screens.put(ask.convId(), screen);
+    }
+    return screens;
+  }
+
+  private static long contentBytes(StoredMessage message) {
+    return message.content() == null ? 0 : message.content().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+  }
+
+  private Map<String, Screen> screens(Jdbi jdbi, long userId, List<Ask> asks, long maxBytes) {
     List<String> convs = new ArrayList<>(asks.size());
     List<Long> afters = new ArrayList<>(asks.size());
     List<Long> untils = new ArrayList<>(asks.size());

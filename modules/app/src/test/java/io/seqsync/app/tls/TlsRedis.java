@@ -74,7 +74,7 @@ public final class TlsRedis implements AutoCloseable {
         // One argument per word: redis-server quotes an argument with a space as one. The app's user
         // has the rights docs/operations.md ("Credentials and TLS") gives it, and no more.
         "--user", "default", "off", "--user", ADMIN, "on", ">" + ADMIN, "~*", "&*", "+@all",
-        "--user", USER, "on", ">" + PASSWORD, "resetkeys", "~ss:*", "resetchannels", "&seqsync:push", "-@all",
+        "--user", USER, "on", ">" + PASSWORD, "resetkeys", "~ss:*", "resetchannels", "&seqsync:push:*", "-@all",
         "+@read", "+@write", "+@scripting", "+@pubsub", "+@connection", "+info", "+cluster|info", "+cluster|nodes",
         "+cluster|slots", "+cluster|shards"));
     if (cluster) {

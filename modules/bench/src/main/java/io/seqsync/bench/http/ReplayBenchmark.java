@@ -33,11 +33,12 @@ import org.apache.kafka.common.serialization.Serdes;
  */
 public final class ReplayBenchmark {
   static final String USAGE = """
-      usage: ReplayBenchmark [--conversations=200] [--messages=1000] [--repeats=3] [--dir=PATH]
+      usage: ReplayBenchmark [--conversations=200] [--messages=1000] [--repeats=3] [--dir=PATH] [--fsync=on]
         --conversations x --messages: the history, sent through the commands topic.
         --repeats: replays (each empties the projection and rebuilds it), each after a read of the log.
-        --dir: keep the data there (default: a temporary directory, deleted at the end).""";
-  private static final Set<String> NAMES = Set.of("conversations", "messages", "repeats", "dir");
+        --dir: keep the data there (default: a temporary directory, deleted at the end).
+        --fsync=on: the embedded PostgreSQL flushes its WAL to disk, as a production server does (default off).""";
+  private static final Set<String> NAMES = Set.of("conversations", "messages", "repeats", "dir", "fsync");
 
   private ReplayBenchmark() {}
 
@@ -49,7 +50,8 @@ public final class ReplayBenchmark {
     BenchSupport.quietLogs();
     Path dir = HttpBenchOptions.value(given, "dir").map(Path::of).orElse(Files.createTempDirectory("seqsync-bench-replay-"));
     Map<String, String> settings = new HashMap<>(Map.of("data-dir", dir.toString(), "kafka.embedded-port", "0",
-        "postgres.embedded-port", "0", "redis.embedded-port", "0", "http.port", "0", "archive.interval", "0s"));
+        "postgres.embedded-port", "0", "redis.embedded-port", "0", "http.port", "0", "archive.interval", "0s",
+        "postgres.embedded-fsync", Boolean.toString("on".equals(given.get("fsync")))));
     settings.putAll(LimitsSettings.raisedTo(100_000)); // it sends far faster than people
     SeqsyncConfig config = ConfigLoader.of(settings);
     try {
@@ -61,8 +63,9 @@ public final class ReplayBenchmark {
             app.stack().postgresPassword());
       }
       long total = (long) conversations * messages;
-      System.out.printf("Replay of %,d messages (%,d conversations x %,d), load average %s; sent, sequenced and projected live in %.1f s"
-          + " (%,.0f messages/s).%n%n", total, conversations, messages, BenchSupport.loadAverage(), live, total / live);
+      System.out.printf("Replay of %,d messages (%,d conversations x %,d), PostgreSQL fsync %s, load average %s; sent, sequenced and projected live in %.1f s"
+          + " (%,.0f messages/s).%n%n", total, conversations, messages, config.postgres().embeddedFsync() ? "on" : "off",
+          BenchSupport.loadAverage(), live, total / live);
       System.out.println("| repeat | read_committed read of the log | records/s | analytics report | events/s | report ÷ read"
           + " | replay (empty, project, delivery) | messages/s | replay ÷ read |");
       System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");

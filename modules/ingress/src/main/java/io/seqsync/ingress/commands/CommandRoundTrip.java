@@ -83,6 +83,7 @@ public final class CommandRoundTrip {
   public CompletableFuture<Result> submitCompletingOnListeners(Command command) {
     long submitted = System.nanoTime();
     long deadline = submitted + budget.toNanos();
+    command.setCommandId(waiter.route(command.getCommandId()));
     CompletableFuture<Reply> reply = waiter.expect(command.getCommandId());
     CompletableFuture<Result> result = produced(command, () -> reply.cancel(false))
         .thenCompose(written -> reply.completeOnTimeout(null, remaining(deadline), TimeUnit.NANOSECONDS))

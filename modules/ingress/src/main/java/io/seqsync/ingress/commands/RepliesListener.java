@@ -8,6 +8,8 @@ import io.seqsync.events.model.DuplicateCommand;
 import io.seqsync.events.model.StoredOutcome;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -16,19 +18,23 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads what answers a waiting command, from the end of two topics, {@code read_committed}, on all
- * their partitions (no consumer group: every ingress instance sees everything and keeps what it
- * waits for), with one consumer on its own thread: the sequencer's duplicates (the replies topic)
- * and the projector's announcements of what it stored (the announcements topic). The partitions of
- * each are read independently, so the announcements are never held behind the sequencer's open
- * transactions. Records that do not decode are logged and skipped. The consumer's loop is a
- * {@link ConsumerLoop} without a retry: a failure stops it (sends then answer 202).
+ * Reads what answers a waiting command, from the end, {@code read_committed}, with one consumer on
+ * its own thread: either the sequencer's duplicates, every partition of the replies topic (no
+ * consumer group: every ingress instance sees every duplicate and keeps those it waits for; they
+ * are as rare as a client's retries), or the projector's announcements of what it stored, the
+ * partitions of the announcements topic that the ingress instances' group gives this instance (a
+ * waiting command names one of them, {@link io.seqsync.events.ReplyRoute}, and the projector
+ * writes its outcome there alone). Two consumers, so the announcements are never held behind the
+ * sequencer's open transactions on the replies topic. Records that do not decode are logged and
+ * skipped. The consumer's loop is a {@link ConsumerLoop} without a retry: a failure stops it
+ * (sends then answer 202).
  */
 final class RepliesListener implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(RepliesListener.class);
@@ -43,20 +49,37 @@ final class RepliesListener implements AutoCloseable {
 
   private final ConsumerLoop<byte[], byte[], Replies> loop;
 
-  /** Assigns every partition of both topics at its end and starts polling; returns once positioned. */
-  RepliesListener(KafkaConnection kafka, String repliesTopic, String announcementsTopic,
-      Consumer<DuplicateCommand> duplicates, Consumer<StoredOutcome> outcomes) {
-    KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(kafka.with(Map.of(
-        ConsumerConfig.CLIENT_ID_CONFIG, "seqsync-ingress-replies-" + UUID.randomUUID(),
-        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest",
-        ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100)),
-        new ByteArrayDeserializer(), new ByteArrayDeserializer());
-    loop = ConsumerLoop.<byte[], byte[], Replies>builder("ingress-replies-listener",
+  /** Every partition of {@code repliesTopic} at its end, polling once this returns. */
+  static RepliesListener duplicates(KafkaConnection kafka, String repliesTopic, Consumer<DuplicateCommand> duplicates) {
+    KafkaConsumer<byte[], byte[]> consumer = consumer(kafka, Map.of());
+    return new RepliesListener(consumer, "ingress-replies-listener", repliesTopic,
+        ConsumerLoop.Placement.everyPartitionAtEnd(List.of(repliesTopic), Duration.ofSeconds(30)), duplicates,
+        outcome -> { }, partitions -> { });
+  }
+
+  /**
+   * The group {@code groupId}'s share of {@code announcementsTopic} for this instance, each
+   * partition from its end; {@code assigned} is told the whole share at each assignment (inside
+   * the poll, the partitions positioned).
+   */
+  static RepliesListener announcements(KafkaConnection kafka, String announcementsTopic, String groupId,
+      Consumer<StoredOutcome> outcomes, Consumer<Collection<TopicPartition>> assigned) {
+    KafkaConsumer<byte[], byte[]> consumer = consumer(kafka, Map.of(ConsumerConfig.GROUP_ID_CONFIG, groupId));
+    return new RepliesListener(consumer, "ingress-announcements-listener", "",
+        ConsumerLoop.Placement.subscribe(List.of(announcementsTopic)), duplicate -> { }, outcomes, partitions -> {
+          // Nothing is committed in the group: "latest" places each at its end, resolved here so
+          // that no outcome routed here from now on is skipped.
+          partitions.forEach(consumer::position);
+          assigned.accept(partitions);
+        });
+  }
+
+  private RepliesListener(KafkaConsumer<byte[], byte[]> consumer, String threadName, String repliesTopic,
+      ConsumerLoop.Placement placement, Consumer<DuplicateCommand> duplicates, Consumer<StoredOutcome> outcomes,
+      Consumer<Collection<TopicPartition>> assigned) {
+    loop = ConsumerLoop.<byte[], byte[], Replies>builder(threadName,
             "replies listener (sends will answer 202 instead of their seq)", consumer)
-        .placement(ConsumerLoop.Placement.everyPartitionAtEnd(List.of(repliesTopic, announcementsTopic),
-            Duration.ofSeconds(30)))
+        .placement(placement)
         .pollTimeout(Duration.ofSeconds(1))
         .decode(records -> decode(repliesTopic, records))
         .apply(replies -> {
@@ -64,9 +87,21 @@ final class RepliesListener implements AutoCloseable {
           replies.outcomes().forEach(outcomes);
           return () -> { };
         })
+        .onAssigned(assigned)
         .daemon()
         .build();
     loop.start();
+  }
+
+  private static KafkaConsumer<byte[], byte[]> consumer(KafkaConnection kafka, Map<String, Object> more) {
+    Map<String, Object> settings = new HashMap<>(Map.of(
+        ConsumerConfig.CLIENT_ID_CONFIG, "seqsync-ingress-replies-" + UUID.randomUUID(),
+        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest",
+        ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100));
+    settings.putAll(more);
+    return new KafkaConsumer<>(kafka.with(settings), new ByteArrayDeserializer(), new ByteArrayDeserializer());
   }
 
   boolean isRunning() {

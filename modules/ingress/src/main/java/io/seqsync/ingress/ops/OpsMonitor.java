@@ -8,7 +8,6 @@ import io.seqsync.consumers.ProjectionLag;
 import io.seqsync.events.Topics;
 import io.seqsync.store.DeliveryQueries;
 import io.seqsync.store.SeqAnomalies;
-import io.seqsync.store.StoredOffsets;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Properties;
@@ -18,6 +17,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 import org.apache.kafka.clients.admin.Admin;
+import io.seqsync.store.shard.ShardMap;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,6 +61,7 @@ public final class OpsMonitor implements AutoCloseable {
   private final Topics topics;
   private final int partitions;
   private final String sequencerGroup;
+  private final ShardMap shards;
   private final Jdbi jdbi;
   private final DeliveryQueries delivery;
   private final MeterRegistry registry;
@@ -82,11 +83,18 @@ public final class OpsMonitor implements AutoCloseable {
   /** Looks things up in Kafka ({@code kafka}) and PostgreSQL ({@code jdbi}). */
   public OpsMonitor(KafkaConnection kafka, Topics topics, String sequencerGroup, Jdbi jdbi, DeliveryQueries delivery,
       MeterRegistry registry) {
+    this(kafka, topics, sequencerGroup, ShardMap.single(jdbi), delivery, registry);
+  }
+
+  /** With shards: the projection's lag per partition from its shard; the rest from the home shard. */
+  public OpsMonitor(KafkaConnection kafka, Topics topics, String sequencerGroup, ShardMap shards,
+      DeliveryQueries delivery, MeterRegistry registry) {
     this.kafka = kafka;
     this.topics = topics;
     this.partitions = topics.events().partitions();
     this.sequencerGroup = sequencerGroup;
-    this.jdbi = jdbi;
+    this.shards = shards;
+    this.jdbi = shards.home();
     this.delivery = delivery;
     this.registry = registry;
     this.failures = Counter.builder("seqsync.ops.monitor.failures")
@@ -126,8 +134,7 @@ public final class OpsMonitor implements AutoCloseable {
     Properties props = kafka.properties();
     if (admin == null) {
       admin = Admin.create(props);
-      projection = new ProjectionLag(kafka, topics.events().name(),
-          (topic, timeout) -> StoredOffsets.read(jdbi, topic, timeout));
+      projection = new ProjectionLag(kafka, topics.events().name(), shards::storedOffsets);
       lag = new LogLag(admin, projection, topics.commands().name(), partitions, sequencerGroup);
     }
     deadLetters = new DeadLetterTally(kafka, topics.deadLetters().name());

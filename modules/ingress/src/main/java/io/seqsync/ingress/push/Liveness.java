@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import redis.clients.jedis.UnifiedJedis;
@@ -84,10 +85,9 @@ public final class Liveness implements AutoCloseable {
     return type.equals("typing") || type.equals("visibility") || type.equals("presence");
   }
 
-  void opened(PushConnection connection) {
-    if (presence != null) {
-      presence.opened(connection);
-    }
+  /** Completes once the socket is registered where push looks for it (at once when off). */
+  CompletableFuture<Void> opened(PushConnection connection) {
+    return presence != null ? presence.opened(connection) : CompletableFuture.completedFuture(null);
   }
 
   void closed(PushConnection connection) {

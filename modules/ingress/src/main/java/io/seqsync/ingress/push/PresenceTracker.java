@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -84,11 +85,12 @@ final class PresenceTracker implements AutoCloseable {
     redisThread.scheduleWithFixedDelay(this::beat, beat, beat, TimeUnit.MILLISECONDS);
   }
 
-  void opened(PushConnection connection) {
+  /** Completes once the socket is in the registry (or Redis failed): push finds its instance from then on. */
+  CompletableFuture<Void> opened(PushConnection connection) {
     SocketRegistry.Socket socket =
         new SocketRegistry.Socket(connection.caller.userId(), connection.caller.deviceId(), connection.id, false);
     local.put(connection.id, socket);
-    onRedis(() -> changed(registry.open(socket, System.currentTimeMillis()), socket.userId()));
+    return onRedis(() -> changed(registry.open(socket, System.currentTimeMillis()), socket.userId()));
   }
 
   void closed(PushConnection connection) {
@@ -256,8 +258,8 @@ final class PresenceTracker implements AutoCloseable {
     }
   }
 
-  private void onRedis(Runnable task) {
-    redisThread.execute(() -> {
+  private CompletableFuture<Void> onRedis(Runnable task) {
+    return CompletableFuture.runAsync(() -> {
       try {
         task.run();
       } catch (JedisException e) {
@@ -265,7 +267,7 @@ final class PresenceTracker implements AutoCloseable {
       } catch (RuntimeException e) {
         log.warn("presence not updated", e);
       }
-    });
+    }, redisThread);
   }
 
   @Override

@@ -29,6 +29,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -57,6 +60,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code visibility} and {@code presence} are {@link Liveness}'s.
  */
 public final class StreamEndpoint {
+  private static final long REGISTRATION_WAIT_MILLIS = 2_000;
   // RFC 6455's registry: the server is overloaded, the client should reconnect later.
   public static final int TRY_AGAIN_LATER = 1013;
   // An application code (4000-4999) mirroring HTTP's 401: reconnect with a new token, not the same one.
@@ -140,7 +144,7 @@ public final class StreamEndpoint {
       return;
     }
     PushConnection connection = hub.connect(ctx.sessionId(), caller, ctx.session);
-    liveness.opened(connection);
+    registered(liveness.opened(connection));
     connections.put(ctx.sessionId(), new Held(connection, socket, new AtomicInteger(),
         clock.schedule(() -> end(ctx.sessionId(), "token_expired"),
             Math.max(0, token.expiresAtMillis() - System.currentTimeMillis()), TimeUnit.MILLISECONDS)));
@@ -154,6 +158,18 @@ public final class StreamEndpoint {
         ctx.send(ComeBack.overloaded(refused.code())); // when to come back, spread: not a storm of retries
       }
       ctx.closeSession(refused.status() == 503 ? TRY_AGAIN_LATER : INTERNAL_ERROR, refused.code());
+    }
+  }
+
+  // Push routes a notice to the instances the registry names: the socket must be in it before its
+  // handshake is read. Redis slow or down: push is paused anyway, the handshake goes on.
+  private static void registered(CompletableFuture<Void> registration) {
+    try {
+      registration.get(REGISTRATION_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      // counted and logged by the presence tracker
     }
   }
 

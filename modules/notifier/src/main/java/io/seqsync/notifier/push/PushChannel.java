@@ -16,6 +16,7 @@ import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import io.seqsync.store.shard.ShardMap;
 import org.jdbi.v3.core.Handle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,7 +47,13 @@ public final class PushChannel implements DeliveryChannel {
 
   public PushChannel(Duration coalesceWindow, boolean preview, PusherQueries pushers, ListSettingsQueries settings,
       BadgeQueries badges, Optional<SocketRegistry> sockets, VapidKeys vapid) {
-    this.planner = new PushPlanner(preview);
+    this(coalesceWindow, preview, pushers, settings, badges, sockets, vapid, Optional.empty());
+  }
+
+  /** With {@code shards} (several): a conversation's members and mute settings read from its shard. */
+  public PushChannel(Duration coalesceWindow, boolean preview, PusherQueries pushers, ListSettingsQueries settings,
+      BadgeQueries badges, Optional<SocketRegistry> sockets, VapidKeys vapid, Optional<ShardMap> shards) {
+    this.planner = new PushPlanner(preview, shards.filter(map -> map.size() > 1));
     this.ordering = Ordering.coalescing(coalesceWindow);
     this.pushers = pushers;
     this.settings = settings;

@@ -14,6 +14,7 @@ import io.seqsync.store.PusherQueries;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import io.seqsync.store.shard.ShardMap;
 import org.jdbi.v3.core.Jdbi;
 
 /** Starts the push channel's {@link DeliveryEngine} from the configuration. */
@@ -31,10 +32,20 @@ public final class PushNotifications {
   /** {@code jdbi}: the background pool; {@code sockets}: the live push sockets, to spare the devices watching. */
   public static DeliveryEngine start(SeqsyncConfig config, KafkaConnection kafka, Topics topics, Jdbi jdbi,
       SocketRegistry sockets, VapidKeys vapid, MeterRegistry registry) {
+    return start(config, kafka, topics, ShardMap.single(jdbi), sockets, vapid, registry);
+  }
+
+  /**
+   * With shards: the outbox and the pushers on the home shard's background pool; mute settings and
+   * badges read from the conversations' shards.
+   */
+  public static DeliveryEngine start(SeqsyncConfig config, KafkaConnection kafka, Topics topics, ShardMap shards,
+      SocketRegistry sockets, VapidKeys vapid, MeterRegistry registry) {
     NotifySettings notify = config.notifications();
+    Jdbi jdbi = shards.home();
     PushChannel channel = new PushChannel(notify.coalesceWindow(), notify.preview(), new PusherQueries(jdbi),
-        new ListSettingsQueries(jdbi), new BadgeQueries(jdbi),
-        Optional.of(sockets), vapid);
+        new ListSettingsQueries(shards), new BadgeQueries(shards),
+        Optional.of(sockets), vapid, Optional.of(shards));
     DeliverySettings settings = new DeliverySettings(notify.maxAttempts(), notify.firstBackoff(), notify.maxBackoff(),
         notify.requestTimeout(), notify.inFlight(), POLL);
     return DeliveryEngine.start(channel, kafka, topics.events(), jdbi, settings, config.instanceId().orElseThrow(),

@@ -9,6 +9,8 @@ import io.seqsync.notifier.LoggedEvent;
 import io.seqsync.store.ConversationQueries;
 import java.util.ArrayList;
 import java.util.List;
+import io.seqsync.store.shard.ShardMap;
+import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 
 /**
@@ -22,9 +24,12 @@ final class PushPlanner {
   private static final int PREVIEW_CHARS = 120;
 
   private final boolean preview;
+  private final Optional<ShardMap> shards;
 
-  PushPlanner(boolean preview) {
+  /** {@code shards} present: the planner's handle is the home shard's, members and settings are in the conversation's. */
+  PushPlanner(boolean preview, Optional<ShardMap> shards) {
     this.preview = preview;
+    this.shards = shards;
   }
 
   List<Delivery> plan(Handle handle, List<LoggedEvent> events) {
@@ -54,17 +59,31 @@ final class PushPlanner {
 
   private record Recipient(long pusherId, long userId, String deviceId) {}
 
-  private static List<Recipient> messageRecipients(Handle handle, String convId, long senderId) {
+  private List<Recipient> messageRecipients(Handle handle, String convId, long senderId) {
     ConvId id = ConvId.parse(convId).orElseThrow();
     String members = id.kind() == ConvId.Kind.DIRECT
         ? "select unnest(cast(:direct as bigint[])) as user_id"
         : "select user_id from conversation_members where conv_id = :conv";
+    List<Long> direct = id.kind() == ConvId.Kind.DIRECT ? id.directUsers() : List.of();
+    if (shards.isPresent()) {
+      // Two shards, two statements: who is to be told from the conversation's, their pushers from the home one.
+      List<Long> told = shards.get().of(convId).withHandle(shard -> shard.createQuery("select m.user_id from ("
+              + members + ") m left join conversation_settings s on s.user_id = m.user_id and s.conv_id = :conv"
+              + " where m.user_id <> :sender and not coalesce(s.muted, false)")
+          .bind("conv", convId).bind("sender", senderId).bindArray("direct", Long.class, direct)
+          .mapTo(Long.class).list());
+      return handle.createQuery("select pusher_id, user_id, device_id from pushers where user_id = any(:users)"
+              + " order by pusher_id")
+          .bindArray("users", Long.class, told)
+          .map((rs, ctx) -> new Recipient(rs.getLong("pusher_id"), rs.getLong("user_id"), rs.getString("device_id")))
+          .list();
+    }
     return handle.createQuery("select p.pusher_id, p.user_id, p.device_id from (" + members + ") m"
             + " join pushers p on p.user_id = m.user_id"
             + " left join conversation_settings s on s.user_id = m.user_id and s.conv_id = :conv"
             + " where m.user_id <> :sender and not coalesce(s.muted, false) order by p.pusher_id")
         .bind("conv", convId).bind("sender", senderId)
-        .bindArray("direct", Long.class, id.kind() == ConvId.Kind.DIRECT ? id.directUsers() : List.<Long>of())
+        .bindArray("direct", Long.class, direct)
         .map((rs, ctx) -> new Recipient(rs.getLong("pusher_id"), rs.getLong("user_id"), rs.getString("device_id")))
         .list();
   }

@@ -9,7 +9,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
+import io.seqsync.store.shard.ShardMap;
+import java.util.Optional;
 import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.PreparedBatch;
 
 /**
@@ -32,10 +35,21 @@ public final class DeliveryLedger {
   private record StoredMessage(String convId, long seq, long senderId, long createTime) {}
 
   private final long targetMillis;
+  private final Optional<ShardMap> shards;
 
   /** {@code renderTarget}: a render later than this after the send is a negative case. */
   public DeliveryLedger(Duration renderTarget) {
     this.targetMillis = renderTarget.toMillis();
+    this.shards = Optional.empty();
+  }
+
+  /**
+   * As above, matching each report with its message in the shard of the report's conversation; the
+   * ledger's own tables stay in the caller's database (the home shard), where the figures are read.
+   */
+  public DeliveryLedger(Duration renderTarget, ShardMap shards) {
+    this.targetMillis = renderTarget.toMillis();
+    this.shards = shards.size() == 1 ? Optional.empty() : Optional.of(shards);
   }
 
   /** The cause of a render that missed the target, or null for one on time. Times in epoch ms. */
@@ -84,8 +98,19 @@ public final class DeliveryLedger {
     return batch.size() == 0 ? 0 : IntStream.of(batch.execute()).sum();
   }
 
-  private static Map<Long, StoredMessage> storedMessages(Handle handle, List<DeliveryReport> reports) {
-    Long[] msgIds = reports.stream().map(DeliveryReport::getMsgId).distinct().toArray(Long[]::new);
+  private Map<Long, StoredMessage> storedMessages(Handle handle, List<DeliveryReport> reports) {
+    if (shards.isEmpty()) {
+      return storedMessages(handle, reports.stream().map(DeliveryReport::getMsgId));
+    }
+    Map<Long, StoredMessage> stored = new HashMap<>();
+    Map<Jdbi, List<DeliveryReport>> byShard = shards.get().byShard(reports, report -> report.getConvId());
+    shards.get().fanOut(byShard.keySet(), jdbi -> jdbi.withHandle(shard ->
+        storedMessages(shard, byShard.get(jdbi).stream().map(DeliveryReport::getMsgId)))).forEach(stored::putAll);
+    return stored;
+  }
+
+  private static Map<Long, StoredMessage> storedMessages(Handle handle, java.util.stream.Stream<Long> ids) {
+    Long[] msgIds = ids.distinct().toArray(Long[]::new);
     Map<Long, StoredMessage> stored = new HashMap<>();
     handle.createQuery("select msg_id, conv_id, seq, sender_id, create_time from messages where msg_id = any(?)")
         .bindArray(0, Long.class, (Object[]) msgIds)

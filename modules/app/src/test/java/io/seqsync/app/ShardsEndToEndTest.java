@@ -1,0 +1,179 @@
+package io.seqsync.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.KafkaConnection;
+import io.seqsync.config.LimitsSettings;
+import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.events.Topics;
+import io.seqsync.localstack.LocalPostgres;
+import io.seqsync.projector.PartitionMove;
+import io.seqsync.store.ConversationQueries;
+import io.seqsync.store.ListCursor;
+import io.seqsync.store.ListEntry;
+import io.seqsync.store.shard.ConversationPartitions;
+import io.seqsync.store.shard.ShardMap;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import org.jdbi.v3.core.Jdbi;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The app on two PostgreSQL shards (partitions 0-1 in the first, 2 in the second): sends, pages,
+ * the list and the handshake (in pages of two, so that its pages merge both shards' memberships)
+ * answer every conversation, and each conversation's rows and each partition's offsets are only in
+ * its shard; the list's PostgreSQL path (while Redis is down) merges both shards in the list's
+ * order. Then partition 1 moves to the second shard as docs/operations.md says: copied from the
+ * event log while the app runs, its tail copied with the app stopped, the mapping switched and
+ * the first shard pruned; everything sent before and after the move is there, once.
+ */
+class ShardsEndToEndTest {
+  private static final String SECRET = "shards-test-secret-0123456789abcdef";
+  private static final int PARTITIONS = 3;
+  private static final List<String> CONVS = LongStream.rangeClosed(2, 13).mapToObj(peer -> "d:1:" + peer).toList();
+
+  @TempDir Path dir;
+
+  @Test
+  void eachConversationIsStoredInItsShardWhatSpansConversationsSpansBothAndAPartitionMoves() throws Exception {
+    int[] before = {0, 0, 1};
+    int[] after = {0, 1, 1};
+    assertThat(CONVS.stream().map(conv -> before[partitionOf(conv)]).distinct()).as("both shards hold conversations")
+        .hasSize(2);
+    assertThat(CONVS.stream().filter(conv -> partitionOf(conv) == 1)).as("partition 1 has conversations to move")
+        .isNotEmpty();
+    assertThat(CONVS).as("Kafka's partitioner agrees").allSatisfy(conv -> assertThat(partitionOf(conv)).isEqualTo(
+        org.apache.kafka.common.utils.Utils.toPositive(org.apache.kafka.common.utils.Utils.murmur2(
+            conv.getBytes(java.nio.charset.StandardCharsets.UTF_8))) % PARTITIONS));
+
+    try (LocalPostgres first = LocalPostgres.start(dir.resolve("pg0"), 0);
+        LocalPostgres second = LocalPostgres.start(dir.resolve("pg1"), 0)) {
+      List<Jdbi> shards = List.of(Jdbi.create(first.jdbcUrl(), first.user(), first.password()),
+          Jdbi.create(second.jdbcUrl(), second.user(), second.password()));
+      SeqsyncConfig config = config("0-1=" + first.jdbcUrl() + ",2=" + second.jdbcUrl());
+      String events = Topics.from(config.kafka()).events().name();
+      try (SeqsyncApp app = SeqsyncApp.start(config)) {
+        ApiClient alice = EndToEnd.client(app, 1, "phone");
+        CONVS.forEach(conv -> EndToEnd.send(alice, conv, 2));
+        assertEverythingAnswered(app, 2);
+        assertStoredOnlyInTheirShards(shards, before);
+        assertListFromPostgresMergesShards(ShardMap.of(shards, before), 2);
+
+        // The move: partition 1 copied from the event log while the app serves it from the first shard.
+        PartitionMove.copy(KafkaConnection.plain(app.stack().kafkaBootstrapServers()), events, Set.of(1),
+            shards.get(1), 500);
+        List<String> moved = CONVS.stream().filter(conv -> partitionOf(conv) == 1).toList();
+        long copied = shards.get(1).withHandle(handle -> handle.createQuery("select count(*) from messages"
+            + " where conv_id = any(:moved)").bindArray("moved", String.class, moved).mapTo(Long.class).one());
+        assertThat(copied).as("copied while serving").isEqualTo(2L * moved.size());
+        CONVS.forEach(conv -> EndToEnd.send(alice, conv, 1)); // the tail: stored in the first shard only
+      }
+      // Every instance stopped: the first shard pruned, the mapping switched; the projector takes the
+      // tail from the event log where the copy's offsets in the second shard say.
+      PartitionMove.prune(shards.get(0), events, Set.of(1), PARTITIONS);
+      try (SeqsyncApp app = SeqsyncApp.start(config("0=" + first.jdbcUrl() + ",1-2=" + second.jdbcUrl()))) {
+        assertEverythingAnswered(app, 3);
+        CONVS.forEach(conv -> EndToEnd.send(EndToEnd.client(app, 1, "phone"), conv, 1));
+        assertEverythingAnswered(app, 4);
+        assertStoredOnlyInTheirShards(shards, after);
+        assertListFromPostgresMergesShards(ShardMap.of(shards, after), 4);
+      }
+    }
+  }
+
+  private static void assertEverythingAnswered(SeqsyncApp app, long latestSeq) {
+    ApiClient alice = EndToEnd.client(app, 1, "phone");
+    for (String conv : CONVS) {
+      assertThat(EndToEnd.seqs(EndToEnd.ok(alice.get("/v1/conversations/" + conv + "/messages?after=0"))))
+          .as(conv).containsExactlyElementsOf(LongStream.rangeClosed(1, latestSeq).boxed().toList());
+    }
+    JsonNode list = EndToEnd.await(() -> EndToEnd.ok(alice.get("/v1/conversations?limit=100")).get("conversations"),
+        entries -> entries.size() == CONVS.size() && java.util.stream.StreamSupport.stream(entries.spliterator(), false)
+            .allMatch(entry -> entry.get("latestSeq").asLong() == latestSeq));
+    List<String> listed = new ArrayList<>();
+    list.forEach(entry -> listed.add(entry.get("convId").asText()));
+    assertThat(listed).containsExactlyInAnyOrderElementsOf(CONVS);
+    assertThat(handshake(EndToEnd.client(app, 1, "laptop-" + latestSeq), latestSeq))
+        .containsExactlyInAnyOrderElementsOf(CONVS);
+  }
+
+  private static void assertStoredOnlyInTheirShards(List<Jdbi> shards, int[] shardOfPartition) {
+    for (int shard = 0; shard < shards.size(); shard++) {
+      int index = shard;
+      Set<String> expected = CONVS.stream().filter(conv -> shardOfPartition[partitionOf(conv)] == index)
+          .collect(Collectors.toSet());
+      Set<String> stored = shards.get(shard).withHandle(handle -> handle.createQuery(
+          "select distinct conv_id from messages").mapTo(String.class).set());
+      assertThat(stored).as("shard %d's messages", shard).isEqualTo(expected);
+      List<Integer> partitions = shards.get(shard).withHandle(handle -> handle.createQuery(
+          "select partition from projector_offsets").mapTo(Integer.class).list());
+      assertThat(partitions).as("shard %d's offsets", shard).isNotEmpty()
+          .allSatisfy(partition -> assertThat(shardOfPartition[partition]).isEqualTo(index));
+    }
+  }
+
+  // Pages of 5 over 12 conversations in two shards: every one once, most recently active first.
+  private static void assertListFromPostgresMergesShards(ShardMap shards, long latestSeq) {
+    ConversationQueries queries = new ConversationQueries(shards);
+    List<ListEntry.Ranked> all = new ArrayList<>();
+    ListCursor cursor = null;
+    List<ListEntry.Ranked> page;
+    do {
+      page = queries.list(1, 5, cursor);
+      all.addAll(page);
+      if (!page.isEmpty()) {
+        ListEntry.Ranked last = page.get(page.size() - 1);
+        cursor = new ListCursor(last.activity(), last.entry().convId());
+      }
+    } while (page.size() == 5);
+    assertThat(all).extracting(ranked -> ranked.entry().convId()).containsExactlyInAnyOrderElementsOf(CONVS);
+    assertThat(all).isSortedAccordingTo(ListEntry.Ranked.LIST_ORDER);
+    assertThat(all).allSatisfy(ranked -> assertThat(ranked.entry().latestSeq()).isEqualTo(latestSeq));
+  }
+
+  // Every page of a new device's handshake; each conversation must come once.
+  private static List<String> handshake(ApiClient device, long latestSeq) {
+    List<String> answered = new ArrayList<>();
+    String next = null;
+    do {
+      JsonNode page = EndToEnd.ok(device.post("/v1/sync",
+          "{\"cursors\":{}" + (next == null ? "" : ",\"next\":\"" + next + "\"") + "}"));
+      page.get("conversations").forEach(conv -> {
+        assertThat(conv.get("latestSeq").asLong()).isEqualTo(latestSeq);
+        answered.add(conv.get("convId").asText());
+      });
+      next = page.get("limited").asBoolean() ? page.get("next").asText() : null;
+    } while (next != null);
+    assertThat(answered).doesNotHaveDuplicates();
+    return answered;
+  }
+
+  private static int partitionOf(String conv) {
+    return ConversationPartitions.of(conv, PARTITIONS);
+  }
+
+  private SeqsyncConfig config(String shards) {
+    Map<String, String> settings = new HashMap<>(Map.of(
+        "data-dir", dir.resolve("app").toString(),
+        "kafka.embedded-port", "0",
+        "redis.embedded-port", "0",
+        "http.port", "0",
+        "http.reply-budget", "10s",
+        "kafka.partitions", Integer.toString(PARTITIONS),
+        "auth.secret", SECRET,
+        "postgres.shards", shards,
+        "sync.page-size", "2",
+        "sync.screen-conversations", "2"));
+    settings.putAll(LimitsSettings.raisedTo(EndToEnd.RAISED_LIMITS));
+    return ConfigLoader.of(settings);
+  }
+}
