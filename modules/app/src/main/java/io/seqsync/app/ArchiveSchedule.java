@@ -3,9 +3,6 @@ package io.seqsync.app;
 import io.seqsync.projector.postgres.MessageArchive;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,19 +14,12 @@ import org.slf4j.LoggerFactory;
  */
 final class ArchiveSchedule implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ArchiveSchedule.class);
-  private static final Duration FIRST_RUN = Duration.ofMinutes(1);
-
   private final MessageArchive archive;
-  private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
-    Thread archiving = new Thread(runnable, "seqsync-archive");
-    archiving.setDaemon(true);
-    return archiving;
-  });
+  private final PeriodicJob job;
 
   ArchiveSchedule(MessageArchive archive, Duration interval) {
     this.archive = archive;
-    long first = Math.min(FIRST_RUN.toMillis(), interval.toMillis());
-    thread.scheduleWithFixedDelay(this::runOnce, first, interval.toMillis(), TimeUnit.MILLISECONDS);
+    this.job = new PeriodicJob("seqsync-archive", interval, this::runOnce);
   }
 
   private void runOnce() {
@@ -45,6 +35,6 @@ final class ArchiveSchedule implements AutoCloseable {
 
   @Override
   public void close() {
-    thread.shutdownNow();
+    job.close();
   }
 }

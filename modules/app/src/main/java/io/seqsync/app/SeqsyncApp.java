@@ -35,6 +35,7 @@ import io.seqsync.projector.AnnouncementPublisher;
 import io.seqsync.projector.ConversationIndexer;
 import io.seqsync.projector.DeliveryProjector;
 import io.seqsync.projector.Projector;
+import io.seqsync.projector.erasure.UserErasure;
 import io.seqsync.projector.PushPublisher;
 import io.seqsync.projector.postgres.DeliveryLedger;
 import io.seqsync.projector.postgres.MessageArchive;
@@ -140,7 +141,10 @@ public final class SeqsyncApp implements AutoCloseable {
     own(registry::close);
     AnnouncementPublisher announcements = own(new AnnouncementPublisher(kafka, topics.announcements(), registry,
         !config.postgres().replicaJdbcUrls().isEmpty()));
-    Projector projector = own(new Projector(kafka, topics, shards.background(), announcements, registry, config.projector()));
+    // The key store lives on the home shard.
+    ContentCrypto crypto = own(new ContentCrypto(config, database.jdbi()));
+    Projector projector = own(new Projector(kafka, topics, shards.background(), announcements, registry, config.projector(),
+        crypto.opener()));
     ConversationIndex index = new ConversationIndex(redis);
     // Index, then push: a device told of a message finds it listed and counted.
     projector.addCommitListener(new ConversationIndexer(shards.background(), index, redisHealth, kafka,
@@ -165,7 +169,8 @@ public final class SeqsyncApp implements AutoCloseable {
     ReadReplicas readReplicas = own(ReadReplicas.open(config.postgres(), requests, registry));
     HealthProbes health = own(new HealthProbes(config, kafka, topics, redisHealth, sequencing, projector, delivery,
         byConversation, readReplicas.probe()));
-    CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()));
+    CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()))
+        .sealingWith(crypto.sealing());
     ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), topics.announcements().name(),
         config.sequencer().applicationId() + "-ingress"));
     FunctionCounter.builder("seqsync.replies.outcomes.heard", replies, ReplyWaiter::outcomesHeard)
@@ -204,6 +209,8 @@ public final class SeqsyncApp implements AutoCloseable {
         ? Optional.of(new DevSignIn(tokens, config.auth().demoTokenTtl())) : Optional.empty();
     ingress = own(new IngressApp(IngressSettings.from(config), new CommandChannels(publisher, replies, topics.telemetry()),
         stores, pushes, new Identity(bearerTokens, devSignIn), new Observability(registry, monitor, health.probes()), liveness));
+    UserErasure erasure = new UserErasure(database.jdbi(), index);
+    ingress.erasure().eraseWith(erasure::erase);
     ingress.start();
     phases.done("ingress");
     joined(sequencing).awaitRunning();

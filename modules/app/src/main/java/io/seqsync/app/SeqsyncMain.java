@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * stopped, rebuilds PostgreSQL and Redis from the topics ({@link ReplayCommand}); {@code seqsync
  * analytics [--since ..] [--period day|hour]}, next to the running backend, reports its traffic from
  * the event log ({@link AnalyticsCommand}); {@code seqsync move-partitions copy|prune FIRST-LAST JDBC_URL}
- * moves partitions to a new shard ({@link MoveCommand}).
+ * moves partitions to a new shard ({@link MoveCommand}); {@code seqsync erase --user ID} and {@code seqsync keys
+ * rewrap|rotate} erase a user and rotate the master key ({@link ErasureCommand}).
  */
 public final class SeqsyncMain {
   private static final Logger log = LoggerFactory.getLogger(SeqsyncMain.class);
@@ -50,6 +51,9 @@ public final class SeqsyncMain {
     }
     if (args.length > 0 && args[0].equals("move-partitions")) {
       System.exit(MoveCommand.run(Arrays.copyOfRange(args, 1, args.length), config, System.out, System.err));
+    }
+    if (args.length > 0 && (args[0].equals("erase") || args[0].equals("keys"))) {
+      System.exit(ErasureCommand.run(args[0], Arrays.copyOfRange(args, 1, args.length), config, System.out, System.err));
     }
     if (args.length > 0 && args[0].equals("replay")) {
       System.exit(ReplayCommand.run(config, System.out, System.err));

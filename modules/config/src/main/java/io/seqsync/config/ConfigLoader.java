@@ -136,7 +136,10 @@ public final class ConfigLoader {
             bool("notify.preview", true), integer("notify.max-attempts", 6),
             duration("notify.first-backoff", Duration.ofSeconds(1)), duration("notify.max-backoff", Duration.ofMinutes(5)),
             duration("notify.request-timeout", Duration.ofSeconds(10)), integer("notify.in-flight", 256),
-            string("notify.vapid-subject", "mailto:ops@seqsync.invalid"), integer("notify.pushers-per-user", 20)));
+            string("notify.vapid-subject", "mailto:ops@seqsync.invalid"), integer("notify.pushers-per-user", 20)),
+        new Erasure(bool("crypto.encrypt-content", true), optional("crypto.master-key"),
+            optional("crypto.old-master-keys").map(keys -> List.of(keys.split("\\s*,\\s*"))).orElse(List.of()),
+            integer("retention.days", 0), duration("retention.interval", Duration.ofHours(1))));
   }
 
   // Unconfigured: the embedded S3 server on any free port, with its own credentials.

@@ -14,7 +14,7 @@ public record SeqsyncConfig(
     SequencerSettings sequencer, HttpSettings http, AuthSettings auth, ProjectorSettings projector, FetchSettings fetch,
     DeliverySettings delivery, ArchiveSettings archive, HealthSettings health, LimitsSettings limits,
     GroupsSettings groups, PresenceSettings presence, Integrations integrations, ObjectStoreSettings objectStore,
-    NotifySettings notifications) {
+    NotifySettings notifications, Erasure erasure) {
 
   public SeqsyncConfig {
     // Each lane holds at most its concurrency in connections: together they leave the projector,
@@ -35,7 +35,8 @@ public record SeqsyncConfig(
         Optional.of(projector.instanceId().orElse(instance)), projector.maxPollRecords(),
         projector.sessionTimeout(), projector.retryBackoff());
     return new SeqsyncConfig(dataDir, Optional.of(instance), kafka, postgres, redis, sequencer, http, auth, named,
-        fetch, delivery, archive, health, limits, groups, presence, integrations, objectStore, notifications);
+        fetch, delivery, archive, health, limits, groups, presence, integrations, objectStore, notifications,
+        erasure);
   }
 
   /** A host name or address that only this machine reaches: localhost, 127.0.0.0/8 or ::1. */

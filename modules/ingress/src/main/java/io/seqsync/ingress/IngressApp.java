@@ -62,6 +62,7 @@ import io.seqsync.ingress.push.StreamEndpoint;
 import io.seqsync.ingress.server.IdempotencyKeys;
 import io.seqsync.ingress.server.ServerApi;
 import io.seqsync.ingress.server.ServerSignOut;
+import io.seqsync.ingress.server.UserEraseEndpoint;
 import io.seqsync.ingress.web.DevSignIn;
 import io.seqsync.ingress.web.WebClientFiles;
 import io.seqsync.store.ConversationQueries;
@@ -117,6 +118,7 @@ public final class IngressApp implements AutoCloseable {
 
   private final ExecutorService workers;
   private final Revocations revocations;
+  private final UserEraseEndpoint erasure;
   private final StreamEndpoint stream;
   private final HealthEndpoints health;
   private final SocketLimits socketLimits;
@@ -175,6 +177,7 @@ public final class IngressApp implements AutoCloseable {
     ArchiveEndpoint archive = new ArchiveEndpoint(access, stores.archive());
     WebClientFiles webClient = new WebClientFiles(stores.uploads().map(Uploads::origin));
     this.revocations = new Revocations(stores.revocations(), REVOCATION_POLL);
+    this.erasure = new UserEraseEndpoint(revocations, Clock.systemUTC());
     Authentication authentication = new Authentication(identity.tokens(), revocations);
     SignOut signOut = new SignOut(revocations, Clock.systemUTC());
     OpsAccess opsAccess = new OpsAccess(identity.tokens());
@@ -250,7 +253,8 @@ public final class IngressApp implements AutoCloseable {
       // Every /v1 path, served or not, answers 401 without a valid token first (a route checks it
       // again, answered from memory: VerifiedTokens).
       config.routes.before("/v1/*", ctx -> {
-        if (!ctx.path().startsWith(ServerApi.PREFIX)) { // the server API's routes check service tokens
+        // the server API's routes check service tokens
+        if (!ctx.path().startsWith(ServerApi.PREFIX) && !UserEraseEndpoint.matches(ctx.path())) {
           checkToken(authentication, ctx);
         }
       });
@@ -298,6 +302,7 @@ public final class IngressApp implements AutoCloseable {
       api.put("/v1/presence/settings", limited.apply(Limit.GROUP, now(liveness::changeSettings)));
       api.get("/v1/conversations/{convId}/receipts", Route.of(authentication, fetchGuard.firstScreen(now(receipts::receipts))));
       serverApi.install(api);
+      serverApi.installErasure(api, erasure);
       api.get("/health", Route.open(health::basic));
       api.get("/health/live", Route.open(health::live));
       api.get("/health/ready", Route.open(health::ready));
@@ -333,6 +338,11 @@ public final class IngressApp implements AutoCloseable {
   }
 
   /** Binds {@code http.host}:{@code http.port} (port 0: any free one) and serves. */
+  /** The erasure route's endpoint: where its erasures go is set by the app (docs/design.md, "Erasure"). */
+  public UserEraseEndpoint erasure() {
+    return erasure;
+  }
+
   public IngressApp start() {
     revocations.start();
     javalin.start();

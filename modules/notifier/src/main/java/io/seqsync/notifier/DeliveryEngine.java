@@ -5,6 +5,7 @@ import io.seqsync.config.KafkaConnection;
 import io.seqsync.events.Topic;
 import io.seqsync.events.model.Event;
 import io.seqsync.projector.Projector;
+import io.seqsync.store.keys.ContentOpener;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -39,7 +40,8 @@ public final class DeliveryEngine implements AutoCloseable {
    * {@code jdbi}: a pool without a statement timeout (the background pool).
    */
   public static DeliveryEngine start(DeliveryChannel channel, KafkaConnection kafka, Topic<String, Event> events,
-      Jdbi jdbi, DeliverySettings settings, String instanceId, Duration sessionTimeout, MeterRegistry registry) {
+      Jdbi jdbi, DeliverySettings settings, String instanceId, Duration sessionTimeout, MeterRegistry registry,
+      ContentOpener opener) {
     Clock clock = Clock.systemUTC();
     Outbox outbox = new Outbox(jdbi, clock);
     HttpClient http = HttpClient.newBuilder().connectTimeout(settings.requestTimeout())
@@ -48,7 +50,7 @@ public final class DeliveryEngine implements AutoCloseable {
     EventPlanner planner = new EventPlanner(channel,
         Projector.groupMember(kafka, groupId(channel), Optional.of(instanceId + "-notifier-" + channel.name()),
             sessionTimeout),
-        events, jdbi, outbox, clock, settings.firstBackoff().plusSeconds(1), dispatcher::wake);
+        events, jdbi, outbox, clock, settings.firstBackoff().plusSeconds(1), dispatcher::wake, opener);
     dispatcher.start();
     try {
       planner.start();

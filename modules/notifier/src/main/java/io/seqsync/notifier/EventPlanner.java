@@ -4,6 +4,7 @@ import io.seqsync.consumers.ConsumerLoop;
 import io.seqsync.consumers.OffsetStore;
 import io.seqsync.events.Topic;
 import io.seqsync.events.model.Event;
+import io.seqsync.store.keys.ContentOpener;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -39,7 +40,7 @@ final class EventPlanner implements AutoCloseable {
   private final ConsumerLoop<String, byte[], List<LoggedEvent>> loop;
 
   EventPlanner(DeliveryChannel channel, Properties consumerProperties, Topic<String, Event> events, Jdbi jdbi,
-      Outbox outbox, Clock clock, java.time.Duration retryBackoff, Runnable planned) {
+      Outbox outbox, Clock clock, java.time.Duration retryBackoff, Runnable planned, ContentOpener opener) {
     Properties props = new Properties();
     props.putAll(consumerProperties);
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -53,6 +54,8 @@ final class EventPlanner implements AutoCloseable {
         .subscribe(events.name())
         .decode(records -> decode(events, records))
         .apply(batch -> {
+          // Previews and payloads carry plaintext, or the erased placeholder.
+          opener.open(batch.stream().map(LoggedEvent::event).toList());
           jdbi.useTransaction(handle -> outbox.enqueue(handle, channel.name(), channel.ordering(),
               channel.plan(handle, batch)));
           return planned;

@@ -6,14 +6,18 @@ import io.seqsync.config.ProjectorSettings;
 import io.seqsync.consumers.ConsumerLoop;
 import io.seqsync.consumers.OffsetStore;
 import io.seqsync.events.Topics;
+import io.seqsync.events.model.RecallApplied;
 import io.seqsync.projector.postgres.AppliedBatch;
 import io.seqsync.projector.postgres.ProjectionOffsets;
 import io.seqsync.projector.postgres.ProjectionWriter;
 import io.seqsync.store.Database;
 import io.seqsync.events.model.Event;
+import io.seqsync.store.keys.ContentKeys;
+import io.seqsync.store.keys.ContentOpener;
 import io.seqsync.store.shard.ShardMap;
 import java.util.ArrayList;
 import java.util.List;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import java.time.Duration;
 import java.util.Collection;
@@ -63,16 +67,27 @@ public final class Projector implements AutoCloseable {
   // The batch in progress: the result of each shard whose part committed (TreeMap: in shard order).
   private final Map<Integer, AppliedBatch> committedParts = new java.util.TreeMap<>();
   private final CommitListeners listeners;
+  private final ContentOpener opener;
   private boolean runningLogged;
 
   public Projector(KafkaConnection kafka, Topics topics, Database database, Announcer announcer,
       MeterRegistry registry, ProjectorSettings settings) {
-    this(kafka, topics, ShardMap.single(database.jdbi()), announcer, registry, settings);
+    this(kafka, topics, database, announcer, registry, settings, ContentOpener.NONE);
   }
 
-  /** Each partition's rows and offsets in its shard of {@code shards} (their background pools). */
+  /** One PostgreSQL for every partition; sealed texts opened with {@code opener}. */
+  public Projector(KafkaConnection kafka, Topics topics, Database database, Announcer announcer,
+      MeterRegistry registry, ProjectorSettings settings, ContentOpener opener) {
+    this(kafka, topics, ShardMap.single(database.jdbi()), announcer, registry, settings, opener);
+  }
+
+  /**
+   * Each partition's rows and offsets in its shard of {@code shards} (their background pools); sealed
+   * texts opened with {@code opener} before anything reads them (docs/design.md, "Erasure").
+   */
   public Projector(KafkaConnection kafka, Topics topics, ShardMap shards, Announcer announcer,
-      MeterRegistry registry, ProjectorSettings settings) {
+      MeterRegistry registry, ProjectorSettings settings, ContentOpener opener) {
+    this.opener = opener;
     this.topic = topics.events().name();
     this.shards = shards;
     this.announcer = announcer;
@@ -167,6 +182,8 @@ public final class Projector implements AutoCloseable {
   // The batch's rows and offsets in one PostgreSQL transaction; once the loop is done with it, announced and listened to.
   private Runnable project(DecodedBatch batch) {
     long began = System.nanoTime();
+    // Every reader below (rows, Redis, pushes) gets plaintext, or the erased placeholder.
+    opener.open(batch.events());
     Map<Integer, Long> from = new HashMap<>(storedOffsets);
     from.keySet().retainAll(batch.nextOffsets().keySet());
     AppliedBatch result;
@@ -209,8 +226,25 @@ public final class Projector implements AutoCloseable {
       ProjectionWriter.NewMessages newMessages) {
     return jdbi.inTransaction(handle -> {
       ProjectionOffsets.advance(handle, topic, from, to);
-      return writer.apply(handle, events, newMessages);
+      AppliedBatch result = writer.apply(handle, events, newMessages);
+      eraseRecalled(jdbi, handle, events);
+      return result;
     });
+  }
+
+  // A recall erases: its message's keys go before the shard's part commits (the recall is already
+  // committed in the log, and erasing again on a retry is harmless). The key store is the home shard's.
+  private void eraseRecalled(Jdbi shard, Handle handle, List<Event> events) {
+    for (Event event : events) {
+      if (event.getPayload() instanceof RecallApplied recall) {
+        if (shard == shards.home()) {
+          ContentKeys.eraseMessage(handle, handle, event.getConvId(), recall.getRecalledSeq());
+        } else {
+          shards.home().useHandle(keys -> ContentKeys.eraseMessage(handle, keys, event.getConvId(),
+              recall.getRecalledSeq()));
+        }
+      }
+    }
   }
 
   /** projector_offsets: read on assignment and after a failure; written by {@link #project} itself, in its transaction. */

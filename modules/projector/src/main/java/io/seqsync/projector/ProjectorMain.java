@@ -9,6 +9,7 @@ import io.seqsync.consumers.TopicAdmin;
 import io.seqsync.events.Topics;
 import io.seqsync.projector.postgres.DeliveryLedger;
 import io.seqsync.store.Database;
+import io.seqsync.store.keys.ContentOpener;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import org.slf4j.Logger;
@@ -39,7 +40,8 @@ public final class ProjectorMain {
     Database database = Database.open(jdbcUrl, config.postgres().user(), config.postgres().password(), POOL_SIZE);
     LoggingMeterRegistry registry = new LoggingMeterRegistry();
     AnnouncementPublisher announcements = new AnnouncementPublisher(kafka, topics.announcements(), registry);
-    Projector projector = new Projector(kafka, topics, database, announcements, registry, config.projector());
+    Projector projector = new Projector(kafka, topics, database, announcements, registry, config.projector(),
+        ContentOpener.of(config, database.jdbi()));
     DeliveryProjector deliveries = new DeliveryProjector(kafka, topics.telemetry(), config.delivery().groupId(),
         database, new DeliveryLedger(config.delivery().renderTarget()), config.projector(), registry);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -3,11 +3,14 @@ package io.seqsync.redis;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.StoredMessage;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.function.Predicate;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
@@ -107,6 +110,23 @@ public final class ConversationIndex {
    */
   public long forgetAll() {
     return unlinkScanned(key -> true);
+  }
+
+  /**
+   * Erasure: deletes the keys of the user ({@code {userId}} in the name: drafts, read positions,
+   * cursors, list) and of every conversation of {@code convIds} (last-message previews), so that
+   * each is rebuilt from PostgreSQL's purged rows on its first read; returns how many. Safe while
+   * the projector writes: a key it writes meanwhile is not marked built, so a read rebuilds it too.
+   */
+  public long forgetErased(long userId, Collection<String> convIds) {
+    Set<String> tags = new HashSet<>();
+    tags.add("{" + userId + "}");
+    convIds.forEach(convId -> tags.add("{" + convId + "}"));
+    return unlinkScanned(key -> {
+      int open = key.indexOf('{');
+      int close = key.indexOf('}', open + 1);
+      return open >= 0 && close > open && tags.contains(key.substring(open, close + 1));
+    });
   }
 
   // SCAN on every node (a cluster's masters and replicas: the deletes go to the masters by key, and

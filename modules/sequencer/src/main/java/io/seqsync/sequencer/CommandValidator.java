@@ -5,6 +5,7 @@ import io.seqsync.events.ActionRules;
 import io.seqsync.events.AttachmentRules;
 import io.seqsync.events.ConvId;
 import io.seqsync.events.DeviceIds;
+import io.seqsync.events.SealedText;
 import io.seqsync.events.UserIds;
 import io.seqsync.events.model.AckCursor;
 import io.seqsync.events.model.ChangeGroupSettings;
@@ -186,9 +187,15 @@ public final class CommandValidator {
   }
 
   // Texts end up in PostgreSQL, whose text type cannot hold NUL: one would stall the projector.
+  // A sealed text (the ingress encrypted it) is ASCII: its limit is the sealed form of the largest plaintext.
   private Optional<String> textProblem(String text, String what) {
     if (text.indexOf('\u0000') >= 0) {
       return Optional.of(what + " contains NUL");
+    }
+    if (SealedText.isSealed(text)) {
+      return SealedText.keyId(text).isEmpty() ? Optional.of(what + " is a malformed sealed text")
+          : text.length() > SealedText.maxLength(maxContentBytes)
+              ? Optional.of(what + " exceeds " + maxContentBytes + " bytes") : Optional.empty();
     }
     return Utf8Length.exceeds(text, maxContentBytes)
         ? Optional.of(what + " exceeds " + maxContentBytes + " bytes")

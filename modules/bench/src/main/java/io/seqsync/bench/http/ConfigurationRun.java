@@ -45,8 +45,13 @@ final class ConfigurationRun {
    * One configuration: its send rows, the reference's rows (empty unless asked for), the rates it
    * skipped, and how long its start took.
    */
-  record Result(Duration commitInterval, double startSeconds, List<SendRow> rows, List<ReferenceRow> references,
-      List<Integer> skipped) {}
+  record Result(Duration commitInterval, boolean encrypted, double startSeconds, List<SendRow> rows,
+      List<ReferenceRow> references, List<Integer> skipped) {
+    /** The configuration's name in the report: its commit interval, and "plain" without content encryption. */
+    String label() {
+      return HttpBenchOptions.format(commitInterval) + (encrypted ? "" : " plain");
+    }
+  }
 
   private ConfigurationRun() {}
 
@@ -55,7 +60,8 @@ final class ConfigurationRun {
    * {@code fetches} if {@code fetch}, then a send phase per rate; what it learns of the stack goes
    * into {@code facts}.
    */
-  static Result run(HttpBenchOptions options, KafkaWarnings warnings, Path dataDir, Duration interval, boolean fetch,
+  static Result run(HttpBenchOptions options, KafkaWarnings warnings, Path dataDir, Duration interval, boolean encrypted,
+      boolean fetch,
       List<FetchBenchmark.Result> fetches, Map<String, String> facts) {
     CpuMeter cpu = new CpuMeter(dataDir.toString());
     if (options.quietWaitSeconds() > 0) {
@@ -64,10 +70,10 @@ final class ConfigurationRun {
         System.err.printf("  (other processes still use %.2f cores; running anyway)%n", others);
       }
     }
-    String label = "sequencer.commit-interval=" + HttpBenchOptions.format(interval);
+    String label = "sequencer.commit-interval=" + HttpBenchOptions.format(interval) + ", crypto.encrypt-content=" + encrypted;
     System.err.printf("== %s: starting the app in %s%n", label, dataDir);
     long starting = System.nanoTime();
-    SeqsyncConfig config = appConfig(options, dataDir, interval);
+    SeqsyncConfig config = appConfig(options, dataDir, interval, encrypted);
     ExecutorService httpThreads = Executors.newFixedThreadPool(2, BenchSupport.daemonThreads("bench-http-"));
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(httpThreads)
         .connectTimeout(Duration.ofSeconds(5)).build();
@@ -167,7 +173,7 @@ final class ConfigurationRun {
     } finally {
       httpThreads.shutdownNow();
     }
-    return new Result(interval, startSeconds, rows, references, skipped);
+    return new Result(interval, encrypted, startSeconds, rows, references, skipped);
   }
 
   private static ReferenceRow referencePhase(SendLoad load, CpuMeter cpu, String tag, int rate, int warmup, int duration) {
@@ -183,7 +189,7 @@ final class ConfigurationRun {
   }
 
   /** The app's configuration: embedded stack on free ports, the commit interval and partitions asked for. */
-  private static SeqsyncConfig appConfig(HttpBenchOptions options, Path dataDir, Duration interval) {
+  private static SeqsyncConfig appConfig(HttpBenchOptions options, Path dataDir, Duration interval, boolean encrypted) {
     Map<String, String> settings = new HashMap<>(Map.of(
         "data-dir", dataDir.toString(),
         "kafka.embedded-port", "0",
@@ -204,6 +210,7 @@ final class ConfigurationRun {
     settings.put("fetch.burst", "100000");
     // Its devices send and connect far faster than people: the abuse limits raised likewise.
     settings.putAll(LimitsSettings.raisedTo(100_000));
+    settings.put("crypto.encrypt-content", Boolean.toString(encrypted));
     settings.putAll(options.config());
     return ConfigLoader.of(settings);
   }

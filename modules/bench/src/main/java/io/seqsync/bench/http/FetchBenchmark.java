@@ -20,11 +20,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -97,6 +99,12 @@ final class FetchBenchmark {
    * producer, then waits until PostgreSQL's watermarks hold them all. Returns the seconds taken.
    */
   double preload(String bootstrapServers, Topic<String, Command> commands, String jdbcUrl, String user, String password) {
+    return preload(bootstrapServers, commands, jdbcUrl, user, password, CompletableFuture::completedFuture);
+  }
+
+  /** The same, each command as {@code prepare} makes it (sealed, as the ingress would produce it). */
+  double preload(String bootstrapServers, Topic<String, Command> commands, String jdbcUrl, String user, String password,
+      Function<Command, CompletableFuture<Command>> prepare) {
     long start = System.nanoTime();
     AtomicReference<Exception> failure = new AtomicReference<>();
     try (KafkaProducer<String, Command> producer = new KafkaProducer<>(Map.of(
@@ -108,18 +116,22 @@ final class FetchBenchmark {
         ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024),
         commands.keySerde().serializer(), commands.valueSerde().serializer())) {
       String padding = "y".repeat(80);
+      List<CompletableFuture<Void>> prepared = new ArrayList<>();
       for (int n = 0; n < messages; n++) {
         for (int k = 0; k < conversations; k++) {
           long sender = (n & 1) == 0 ? userA(k) : userA(k) + 1;
           Command command = new Commands(sender, "bench").sendText(convIds.get(k), "f-" + k + "-" + n,
               "fetch message " + n + " " + padding);
-          producer.send(new ProducerRecord<>(commands.name(), convIds.get(k), command), (metadata, error) -> {
-            if (error != null) {
-              failure.compareAndSet(null, error);
-            }
-          });
+          String convId = convIds.get(k);
+          prepared.add(prepare.apply(command).thenAccept(ready ->
+              producer.send(new ProducerRecord<>(commands.name(), convId, ready), (metadata, error) -> {
+                if (error != null) {
+                  failure.compareAndSet(null, error);
+                }
+              })));
         }
       }
+      CompletableFuture.allOf(prepared.toArray(CompletableFuture[]::new)).join();
       producer.flush();
     }
     if (failure.get() != null) {

@@ -36,7 +36,8 @@ record HttpBenchOptions(
     int fetchDurationSeconds,
     int quietWaitSeconds,
     Optional<Path> dir,
-    Map<String, String> config) {
+    Map<String, String> config,
+    List<Boolean> encryption) {
 
   static final String USAGE = """
       usage: HttpBenchmark [--rates=100,200,500,1000,2000,5000] [--warmup-s=5] [--duration-s=20]
@@ -44,7 +45,7 @@ record HttpBenchOptions(
                            [--send-client=raw] [--partitions=6] [--breakdown=true] [--reference=true]
                            [--stop-when-saturated=true] [--send=true] [--fetch=true] [--fetch-conversations=200] [--fetch-messages=500] [--fetch-clients=64]
                            [--fetch-warmup-s=8] [--fetch-duration-s=10] [--quiet-wait-s=5] [--dir=PATH]
-                           [--config=sequencer.stream-threads=2,...]
+                           [--config=sequencer.stream-threads=2,...] [--encryption=on]
         (or the same as system properties: -Dbench.rates=500,1000 ...)
         --rates: offered send rates (requests/s), each run open-loop for warmup-s + duration-s.
         --commit-intervals: one app start per value of sequencer.commit-interval; every rate runs on each.
@@ -58,11 +59,13 @@ record HttpBenchOptions(
         --fetch: the fetch benchmark (HTTP next to JDBC), on the first configuration, before its sends.
         --quiet-wait-s: before each app start, wait up to this long for other processes to use under 1/4 core.
         --dir keeps the data there; by default a temporary directory is used and deleted.
-        --config: app settings (README's properties) over the benchmark's, to measure other settings.""";
+        --config: app settings (README's properties) over the benchmark's, to measure other settings.
+        --encryption: on, off, or on,off (each commit interval runs once per value: content sealed or
+                      not, crypto.encrypt-content, to measure what sealing costs in the same run).""";
 
   private static final Set<String> NAMES = Set.of("rates", "warmup-s", "duration-s", "commit-intervals", "conversations",
       "connections", "send-client", "partitions", "breakdown", "reference", "stop-when-saturated", "send", "fetch", "fetch-conversations", "fetch-messages",
-      "fetch-clients", "fetch-warmup-s", "fetch-duration-s", "quiet-wait-s", "dir", "config");
+      "fetch-clients", "fetch-warmup-s", "fetch-duration-s", "quiet-wait-s", "dir", "config", "encryption");
 
   static HttpBenchOptions parse(String[] args) {
     Map<String, String> given = CliOptions.parse(args, NAMES);
@@ -89,7 +92,9 @@ record HttpBenchOptions(
         positive(given, "fetch-duration-s", 10),
         (int) number(given, "quiet-wait-s", 5),
         value(given, "dir").map(Path::of),
-        settings(value(given, "config").orElse("")));
+        settings(value(given, "config").orElse("")),
+        Arrays.stream(value(given, "encryption").orElse("on").split(",")).map(String::trim)
+            .map(HttpBenchOptions::onOff).toList());
     if (options.rates.isEmpty() || options.commitIntervals.isEmpty()) {
       throw new IllegalArgumentException("--rates and --commit-intervals need at least one value");
     }
@@ -186,5 +191,12 @@ record HttpBenchOptions(
       // answered below
     }
     throw new IllegalArgumentException("--" + name + " takes positive integers, got " + text);
+  }
+
+  private static boolean onOff(String text) {
+    if (!text.equals("on") && !text.equals("off")) {
+      throw new IllegalArgumentException("--encryption takes on, off or on,off, got " + text);
+    }
+    return text.equals("on");
   }
 }

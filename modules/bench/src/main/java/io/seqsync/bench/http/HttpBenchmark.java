@@ -49,8 +49,13 @@ public final class HttpBenchmark {
     try {
       for (int c = 0; c < options.commitIntervals().size(); c++) {
         Duration interval = options.commitIntervals().get(c);
-        Path dataDir = root.resolve("c" + c + "-" + HttpBenchOptions.format(interval));
-        configs.add(ConfigurationRun.run(options, warnings, dataDir, interval, c == 0 && options.fetch(), fetches, facts));
+        for (int e = 0; e < options.encryption().size(); e++) {
+          boolean encrypted = options.encryption().get(e);
+          Path dataDir = root.resolve("c" + c + "-" + HttpBenchOptions.format(interval) + "-e" + e
+              + (encrypted ? "" : "-plain"));
+          configs.add(ConfigurationRun.run(options, warnings, dataDir, interval, encrypted,
+              c == 0 && e == 0 && options.fetch(), fetches, facts));
+        }
       }
     } finally {
       if (options.dir().isEmpty()) {

@@ -65,7 +65,7 @@ final class HttpReport {
         Samples perSecond = p.p99PerSecond();
         out.append(String.format(Locale.ROOT,
             "| %s | %,d | %,.0f | %,d | %,d | %,d | %,d | %,d | %s | %s | %s | %s | %s / %s | %s | %,d | %.2f cores |%n",
-            HttpBenchOptions.format(config.commitInterval()), p.rate, p.okPerSecond(), p.measured(), p.countMeasured(200),
+            config.label(), p.rate, p.okPerSecond(), p.measured(), p.countMeasured(200),
             p.countMeasured(202), errors(p), p.notSent, ms(ok.percentile(50)), ms(ok.percentile(90)),
             ms(ok.percentile(99)), ms(ok.max()), ms(perSecond.percentile(50)), ms(perSecond.max()),
             ms(p.allLatencies().percentile(99)), p.maxInFlight,
@@ -73,7 +73,7 @@ final class HttpReport {
       }
       for (int rate : config.skipped()) {
         out.append(String.format(Locale.ROOT, "| %s | %,d | not run: the rate before was not sustained | | | | | | | | | | | | | |%n",
-            HttpBenchOptions.format(config.commitInterval()), rate));
+            config.label(), rate));
       }
     }
     out.append('\n');
@@ -95,7 +95,7 @@ final class HttpReport {
         SendRow app = config.rows().get(i);
         long appP99 = app.phase().okLatencies().percentile(99);
         out.append(String.format(Locale.ROOT, "| %s | %,d | %,.0f | %s | %s | %s | %s / %s | %.2f | %s | %s |%n",
-            HttpBenchOptions.format(config.commitInterval()), p.rate, p.okPerSecond(), ms(ok.percentile(50)),
+            config.label(), p.rate, p.okPerSecond(), ms(ok.percentile(50)),
             ms(ok.percentile(99)), ms(ok.max()), ms(perSecond.percentile(50)), ms(perSecond.max()),
             cores(reference.cpu()), ratio(appP99, ok.percentile(99)), ratio(cores(app.cpu()), cores(reference.cpu()))));
       }
@@ -124,7 +124,7 @@ final class HttpReport {
     out.append('\n');
     for (Result config : configs) {
       for (SendRow row : config.rows()) {
-        out.append(String.format(Locale.ROOT, "| %s | %,d | %,d |", HttpBenchOptions.format(config.commitInterval()),
+        out.append(String.format(Locale.ROOT, "| %s | %,d | %,d |", config.label(),
             row.phase().rate, row.traced()));
         for (String stage : Stream.concat(SendStages.STAGES.stream(), Stream.of(SendStages.TO_ANNOUNCED)).toList()) {
           Samples samples = row.stages().get(stage);
@@ -173,7 +173,7 @@ final class HttpReport {
         .map(entry -> String.format(Locale.ROOT, "%s %,.0f", entry.getKey(), entry.getValue() / seconds))
         .collect(Collectors.joining(", "));
     int sends = row.phase().okInWindow;
-    return String.format(Locale.ROOT, "| %s | %,d | %,.0f | %s | %s |", HttpBenchOptions.format(config.commitInterval()),
+    return String.format(Locale.ROOT, "| %s | %,d | %,.0f | %s | %s |", config.label(),
         row.phase().rate, total / seconds, sends == 0 ? "-" : String.format(Locale.ROOT, "%.2f", total / sends), top);
   }
 
@@ -194,13 +194,13 @@ final class HttpReport {
     out.append("---:|\n");
     for (Result config : configs) {
       for (SendRow row : config.rows()) {
-        out.append(cpuLine("send " + HttpBenchOptions.format(config.commitInterval()) + " " + row.phase().rate + "/s",
+        out.append(cpuLine("send " + config.label() + " " + row.phase().rate + "/s",
             row.cpu())).append('\n');
       }
     }
     for (Result config : configs) {
       for (ConfigurationRun.ReferenceRow row : config.references()) {
-        out.append(cpuLine("reference " + HttpBenchOptions.format(config.commitInterval()) + " " + row.phase().rate + "/s",
+        out.append(cpuLine("reference " + config.label() + " " + row.phase().rate + "/s",
             row.cpu())).append('\n');
       }
     }
@@ -251,7 +251,7 @@ final class HttpReport {
         - a.sum("seqsync_projector_batch_latency_seconds_sum");
     SendLoad.Phase p = row.phase();
     return String.format(Locale.ROOT, "| %s | %,d | %s | %.1f ms | %.1f | %.1f | %.1f ms | %s |",
-        HttpBenchOptions.format(config.commitInterval()), p.rate,
+        config.label(), p.rate,
         sends == 0 ? "-" : String.format(Locale.ROOT, "%.1f ms", 1000 * sendSeconds / sends),
         b.get("jmx:ingress-producer:request-latency-avg"), batches / seconds, batches == 0 ? 0 : records / batches,
         batches == 0 ? 0 : 1000 * batchSeconds / batches,
@@ -270,7 +270,7 @@ final class HttpReport {
     double retries = row.warned("sequencer producer retry CONCURRENT_TRANSACTIONS")
         + row.warned("sequencer producer retry OUT_OF_ORDER_SEQUENCE_NUMBER");
     return String.format(Locale.ROOT, "| %s | %,d | %,.0f | %.1f | %.1f | %.1f | %.1f ms | %.1f ms | %.0f%% | %.1f |",
-        HttpBenchOptions.format(config.commitInterval()), row.phase().rate, processed / seconds, polls / seconds,
+        config.label(), row.phase().rate, processed / seconds, polls / seconds,
         polls == 0 ? 0 : processed / polls, commits / seconds, b.get("jmx:sequencer-thread:commit-latency-avg"),
         commits == 0 ? 0 : commitNs / commits / 1e6, 100 * b.get("jmx:sequencer-thread:commit-ratio"), retries / seconds);
   }

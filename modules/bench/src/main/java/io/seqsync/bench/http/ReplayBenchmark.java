@@ -13,7 +13,12 @@ import io.seqsync.events.Topic;
 import io.seqsync.events.Topics;
 import io.seqsync.events.model.Event;
 import io.seqsync.localstack.LocalStack;
+import io.seqsync.ingress.commands.CommandSealing;
 import io.seqsync.projector.replay.ProjectionReplay;
+import io.seqsync.store.Database;
+import io.seqsync.store.keys.ContentKeys;
+import io.seqsync.store.keys.ContentSealer;
+import io.seqsync.store.keys.MasterKeys;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -33,12 +38,13 @@ import org.apache.kafka.common.serialization.Serdes;
  */
 public final class ReplayBenchmark {
   static final String USAGE = """
-      usage: ReplayBenchmark [--conversations=200] [--messages=1000] [--repeats=3] [--dir=PATH] [--fsync=on]
+      usage: ReplayBenchmark [--conversations=200] [--messages=1000] [--repeats=3] [--encryption=on] [--dir=PATH] [--fsync=on]
         --conversations x --messages: the history, sent through the commands topic.
         --repeats: replays (each empties the projection and rebuilds it), each after a read of the log.
+        --encryption: on (every content sealed as the ingress seals it: the replay opens each) or off.
         --dir: keep the data there (default: a temporary directory, deleted at the end).
         --fsync=on: the embedded PostgreSQL flushes its WAL to disk, as a production server does (default off).""";
-  private static final Set<String> NAMES = Set.of("conversations", "messages", "repeats", "dir", "fsync");
+  private static final Set<String> NAMES = Set.of("conversations", "messages", "repeats", "encryption", "dir", "fsync");
 
   private ReplayBenchmark() {}
 
@@ -53,19 +59,28 @@ public final class ReplayBenchmark {
         "postgres.embedded-port", "0", "redis.embedded-port", "0", "http.port", "0", "archive.interval", "0s",
         "postgres.embedded-fsync", Boolean.toString("on".equals(given.get("fsync")))));
     settings.putAll(LimitsSettings.raisedTo(100_000)); // it sends far faster than people
+    boolean encrypted = !HttpBenchOptions.value(given, "encryption").orElse("on").equals("off");
+    settings.put("crypto.encrypt-content", Boolean.toString(encrypted));
     SeqsyncConfig config = ConfigLoader.of(settings);
     try {
       double live;
       try (SeqsyncApp app = SeqsyncApp.start(config)) {
         System.err.printf("   sending %,d conversations x %,d messages through the commands topic%n", conversations, messages);
-        live = new FetchBenchmark(conversations, messages, 1).preload(app.stack().kafkaBootstrapServers(),
-            Topics.from(config.kafka()).commands(), app.stack().postgresJdbcUrl(), app.stack().postgresUser(),
-            app.stack().postgresPassword());
+        try (Database keys = Database.open(app.stack().postgresJdbcUrl(), app.stack().postgresUser(),
+                app.stack().postgresPassword(), 2);
+            ContentSealer sealer = new ContentSealer(new ContentKeys(keys.jdbi(),
+                MasterKeys.load(config.erasure(), config.dataDir())))) {
+          CommandSealing sealing = encrypted ? new CommandSealing(sealer) : CommandSealing.NONE;
+          live = new FetchBenchmark(conversations, messages, 1).preload(app.stack().kafkaBootstrapServers(),
+              Topics.from(config.kafka()).commands(), app.stack().postgresJdbcUrl(), app.stack().postgresUser(),
+              app.stack().postgresPassword(), sealing::seal);
+        }
       }
       long total = (long) conversations * messages;
-      System.out.printf("Replay of %,d messages (%,d conversations x %,d), PostgreSQL fsync %s, load average %s; sent, sequenced and projected live in %.1f s"
-          + " (%,.0f messages/s).%n%n", total, conversations, messages, config.postgres().embeddedFsync() ? "on" : "off",
-          BenchSupport.loadAverage(), live, total / live);
+      System.out.printf("Replay of %,d messages (%,d conversations x %,d, content %s), PostgreSQL fsync %s, load average %s;"
+          + " sent, sequenced and projected live in %.1f s (%,.0f messages/s).%n%n", total, conversations, messages,
+          encrypted ? "sealed" : "plain", config.postgres().embeddedFsync() ? "on" : "off", BenchSupport.loadAverage(),
+          live, total / live);
       System.out.println("| repeat | read_committed read of the log | records/s | analytics report | events/s | report ÷ read"
           + " | replay (empty, project, delivery) | messages/s | replay ÷ read |");
       System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");

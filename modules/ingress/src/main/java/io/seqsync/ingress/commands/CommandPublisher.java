@@ -42,6 +42,7 @@ public final class CommandPublisher implements AutoCloseable {
   private final KafkaProducer<String, byte[]> producer;
   private final Admin admin;
   private volatile boolean closed;
+  private volatile CommandSealing sealing = CommandSealing.NONE;
   private volatile long healthCheckedAt;
   private volatile boolean healthy;
   private final AtomicLong unackedBytes = new AtomicLong();
@@ -67,9 +68,22 @@ public final class CommandPublisher implements AutoCloseable {
     this.healthCheckedAt = System.nanoTime() - 2 * HEALTH_CACHE_NANOS;
   }
 
-  /** Produces {@code command} keyed by its convId; completes once the broker acknowledged it. */
+  /** Seals the texts of every command before it is produced (docs/design.md, "Erasure"). */
+  public CommandPublisher sealingWith(CommandSealing sealing) {
+    this.sealing = sealing;
+    return this;
+  }
+
+  /**
+   * Produces {@code command} keyed by its convId, its texts sealed; completes once the broker
+   * acknowledged it.
+   */
   public CompletableFuture<RecordMetadata> publish(Command command) {
-    return publish(topic, command.getConvId(), command);
+    CommandSealing by = sealing;
+    if (by == CommandSealing.NONE) {
+      return publish(topic, command.getConvId(), command);
+    }
+    return by.seal(command).thenCompose(sealed -> publish(topic, sealed.getConvId(), sealed));
   }
 
   /**

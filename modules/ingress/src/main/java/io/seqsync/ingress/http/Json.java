@@ -1,5 +1,6 @@
 package io.seqsync.ingress.http;
 
+import io.seqsync.events.SealedText;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -72,6 +73,9 @@ public final class Json {
    */
   public static String text(ObjectNode body, String field) {
     String text = string(body, field);
+    if (SealedText.isSealed(text)) {
+      throw ApiException.badRequest("invalid_field", field + " must not start with what sealed texts start with (U+0001 s1.)");
+    }
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
       if (c == '\u0000') {

@@ -57,6 +57,11 @@ public final class ServerApi {
     api.post(AS_USER + "/sign-out", route(asUser(Endpoint.now(signOut::signOut))));
   }
 
+  /** Adds POST {@value UserEraseEndpoint#PATH}: a service's route outside {@link #PREFIX}. */
+  public void installErasure(JavalinRoutes api, UserEraseEndpoint erasure) {
+    api.post(UserEraseEndpoint.PATH, route(Endpoint.now(erasure::erase)));
+  }
+
   // The service's bucket first (a refused request costs nothing more), then the key, then the endpoint.
   private Route<Service> route(Endpoint<Service> endpoint) {
     Endpoint<Service> once = idempotency.once(endpoint);

@@ -11,6 +11,7 @@ import io.seqsync.redis.SocketRegistry;
 import io.seqsync.store.BadgeQueries;
 import io.seqsync.store.ListSettingsQueries;
 import io.seqsync.store.PusherQueries;
+import io.seqsync.store.keys.ContentOpener;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -49,6 +50,6 @@ public final class PushNotifications {
     DeliverySettings settings = new DeliverySettings(notify.maxAttempts(), notify.firstBackoff(), notify.maxBackoff(),
         notify.requestTimeout(), notify.inFlight(), POLL);
     return DeliveryEngine.start(channel, kafka, topics.events(), jdbi, settings, config.instanceId().orElseThrow(),
-        config.projector().sessionTimeout(), registry);
+        config.projector().sessionTimeout(), registry, ContentOpener.of(config, jdbi));
   }
 }

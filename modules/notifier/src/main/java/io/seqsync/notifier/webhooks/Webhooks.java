@@ -6,6 +6,7 @@ import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
 import io.seqsync.notifier.DeliveryEngine;
+import io.seqsync.store.keys.ContentOpener;
 import java.time.Clock;
 import org.jdbi.v3.core.Jdbi;
 
@@ -18,6 +19,7 @@ public final class Webhooks {
       SeqsyncConfig config, MeterRegistry registry) {
     WebhookChannel channel = new WebhookChannel(settings, Clock.systemUTC());
     return DeliveryEngine.start(channel, kafka, topics.events(), jdbi, channel.deliverySettings(),
-        config.instanceId().orElseThrow(), config.projector().sessionTimeout(), registry);
+        config.instanceId().orElseThrow(), config.projector().sessionTimeout(), registry,
+        ContentOpener.of(config, jdbi));
   }
 }

@@ -1,5 +1,6 @@
 package io.seqsync.projector.postgres;
 
+import io.seqsync.events.AppendedMessages;
 import io.seqsync.events.Announcements;
 import io.seqsync.events.model.BlockChanged;
 import io.seqsync.events.model.CommandRejected;
@@ -99,28 +100,7 @@ final class ProjectionPlan {
 
   /** The message a payload appends (a message, a recall or membership notice), or null. */
   static Message appendedMessage(Object payload) {
-    if (payload instanceof MessageAppended appended) {
-      return appended.getMessage();
-    }
-    if (payload instanceof RecallApplied recall) {
-      return recall.getNotice();
-    }
-    if (payload instanceof MembershipChanged change) {
-      return change.getNotice();
-    }
-    if (payload instanceof GroupRolesChanged roles) {
-      return roles.getNotice();
-    }
-    if (payload instanceof GroupSettingsChanged settings) {
-      return settings.getNotice();
-    }
-    if (payload instanceof MessageEdited edit) {
-      return edit.getNotice();
-    }
-    if (payload instanceof ReactionChanged reaction) {
-      return reaction.getNotice();
-    }
-    return null;
+    return AppendedMessages.of(payload);
   }
 
   private void add(Event event) {

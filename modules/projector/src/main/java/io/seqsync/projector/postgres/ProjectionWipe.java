@@ -11,9 +11,9 @@ import org.jdbi.v3.core.Jdbi;
  * fails when a migration adds a table neither list names). Stateless.
  */
 public final class ProjectionWipe {
-  /** seqsync's tables that are not projections (no topic holds them): the signed-out devices, the notifier's, the server API's idempotency keys, presence settings. */
+  /** seqsync's tables that are not projections (no topic holds them): the signed-out devices, the notifier's, the server API's idempotency keys, presence settings, the content key store and the erased users. */
   public static final List<String> KEPT = List.of("revocations", "pushers", "notifier_outbox", "notifier_settled",
-      "notifier_dead_letters", "server_requests", "presence_settings");
+      "notifier_dead_letters", "server_requests", "presence_settings", "content_keys", "erased_users");
 
   /** seqsync's projections: its tables but schema_migrations and {@link #KEPT}. */
   public static final List<String> TABLES = List.of("archived_days", "archived_messages", "conversation_members",

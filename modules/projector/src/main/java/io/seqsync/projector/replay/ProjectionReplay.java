@@ -12,11 +12,13 @@ import io.seqsync.events.Topics;
 import io.seqsync.projector.Announcer;
 import io.seqsync.projector.DeliveryProjector;
 import io.seqsync.projector.Projector;
+import io.seqsync.projector.erasure.UserErasure;
 import io.seqsync.projector.postgres.DeliveryLedger;
 import io.seqsync.projector.postgres.ProjectionWipe;
 import io.seqsync.redis.ConversationIndex;
 import io.seqsync.redis.RedisClients;
 import io.seqsync.store.Database;
+import io.seqsync.store.keys.ContentOpener;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -126,10 +128,15 @@ public final class ProjectionReplay {
       // Events first: a delivery report is matched against the message it names.
       ProjectorSettings member = withoutInstanceId(config.projector());
       try (Projector projector = new Projector(kafka, topics, database, Announcer.NONE, new SimpleMeterRegistry(),
-          member)) {
+          member, ContentOpener.of(config, database.jdbi()))) {
         projector.start();
         awaitCaughtUp(topics.events().name(), projector::projectedPositions, eventEnds,
             () -> projector.stopped().isCompletedExceptionally());
+      }
+      // The log still holds what erased users did (memberships, positions): their rows go again.
+      int erasedUsers = UserErasure.purgeErased(database.jdbi());
+      if (erasedUsers > 0) {
+        log.info("replay: purged the rows of {} erased users again", erasedUsers);
       }
       try (DeliveryProjector deliveries = new DeliveryProjector(kafka, topics.telemetry(), deliveryGroup,
           database, new DeliveryLedger(config.delivery().renderTarget()), member, new SimpleMeterRegistry())) {

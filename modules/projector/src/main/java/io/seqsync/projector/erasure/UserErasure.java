@@ -1,0 +1,96 @@
+package io.seqsync.projector.erasure;
+
+import io.seqsync.redis.ConversationIndex;
+import io.seqsync.store.keys.ContentKeys;
+import io.seqsync.store.keys.ContentOpener;
+import java.util.List;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Erasing a user on request (docs/design.md, "Erasure"): their content keys are deleted (every
+ * sealed copy of what they wrote, in every topic, reads as erased from then on), the user is
+ * recorded in {@code erased_users}, and the projections are purged: their messages (hot and
+ * archived) keep their seqs with the erased placeholder, their drafts, reactions, mentions,
+ * memberships, cursors, read positions, list settings, pushers and pending notifications go; Redis
+ * forgets the keys that held them. One PostgreSQL transaction, then Redis. Idempotent. A replay
+ * calls {@link #purge} again for every erased user, so a rebuilt projection agrees. Thread-safe.
+ */
+public final class UserErasure {
+  private static final Logger log = LoggerFactory.getLogger(UserErasure.class);
+  /** The message types whose content a user wrote (a notice of an edit or reaction carries it too). */
+  private static final String WRITTEN = "('text', 'image', 'file', 'edit', 'reaction')";
+
+  /** What an erasure did: keys deleted, messages blanked, other rows deleted, Redis keys forgotten. */
+  public record Summary(long userId, int keys, int messages, int rows, long redisKeys) {}
+
+  private final Jdbi jdbi;
+  private final ConversationIndex index;
+
+  public UserErasure(Jdbi jdbi, ConversationIndex index) {
+    this.jdbi = jdbi;
+    this.index = index;
+  }
+
+  public Summary erase(long userId) {
+    record Purged(int keys, Counts counts, List<String> conversations) {}
+    Purged purged = jdbi.inTransaction(handle -> {
+      handle.createUpdate("insert into erased_users (user_id) values (:user) on conflict do nothing")
+          .bind("user", userId).execute();
+      List<String> conversations = handle.createQuery("select conv_id from conversation_members where user_id = :user"
+              + " union select distinct conv_id from all_messages where sender_id = :user")
+          .bind("user", userId).mapTo(String.class).list();
+      int keys = ContentKeys.eraseOwner(handle, userId);
+      Counts counts = purge(handle, userId);
+      return new Purged(keys, new Counts(counts.messages(), counts.rows() + purgeNotifications(handle, conversations)),
+          conversations);
+    });
+    long redisKeys = index.forgetErased(userId, purged.conversations());
+    Summary summary = new Summary(userId, purged.keys(), purged.counts().messages(), purged.counts().rows(), redisKeys);
+    log.info("erased user {}: {} content keys, {} messages blanked, {} other rows deleted, {} Redis keys forgotten",
+        userId, summary.keys(), summary.messages(), summary.rows(), summary.redisKeys());
+    return summary;
+  }
+
+  /** Messages blanked and other rows deleted. */
+  public record Counts(int messages, int rows) {}
+
+  /** Purges the projections of {@code userId}'s rows, in the caller's transaction. */
+  public static Counts purge(Handle handle, long userId) {
+    int messages = 0;
+    for (String table : List.of("messages", "archived_messages")) {
+      messages += handle.createUpdate("update " + table + " set content = :erased, attachment = null"
+              + " where sender_id = :user and type in " + WRITTEN + " and not recalled and content <> :erased")
+          .bind("erased", ContentOpener.ERASED).bind("user", userId).execute();
+    }
+    int rows = 0;
+    for (String table : List.of("drafts", "message_reactions", "mentions", "conversation_members", "device_cursors",
+        "read_positions", "conversation_settings", "pushers", "presence_settings")) {
+      rows += handle.createUpdate("delete from " + table + " where user_id = :user").bind("user", userId).execute();
+    }
+    return new Counts(messages, rows);
+  }
+
+  // A pending (or dead-lettered) notification's payload may preview their text: those of their
+  // conversations go, the other members' included (their streams are named by the conversation).
+  private static int purgeNotifications(Handle handle, List<String> conversations) {
+    int rows = 0;
+    for (String table : List.of("notifier_outbox", "notifier_dead_letters")) {
+      rows += handle.createUpdate("delete from " + table + " where exists (select 1 from unnest(:convs) c"
+              + " where stream = c or starts_with(stream, c))")
+          .bindArray("convs", String.class, conversations).execute();
+    }
+    return rows;
+  }
+
+  /** Purges every erased user's rows again (after a replay rebuilt them from the log); returns how many users. */
+  public static int purgeErased(Jdbi jdbi) {
+    return jdbi.inTransaction(handle -> {
+      List<Long> users = handle.createQuery("select user_id from erased_users").mapTo(Long.class).list();
+      users.forEach(user -> purge(handle, user));
+      return users.size();
+    });
+  }
+}

@@ -1,0 +1,93 @@
+package io.seqsync.store.keys;
+
+import io.seqsync.events.SealedText;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import javax.crypto.spec.SecretKeySpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Seals texts before they reach Kafka: a fresh key per text, wrapped by the current master key
+ * and stored in {@link ContentKeys}. The texts are sealed on the caller's thread; their keys are
+ * written by one thread in batches (group commit: every key queued while a batch is written goes
+ * into the next), and a sealed text is handed out only once its key is committed, so a log never
+ * holds a text whose key was not stored. Thread-safe.
+ */
+public final class ContentSealer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ContentSealer.class);
+  private static final int MAX_BATCH = 512;
+  private static final Base64.Encoder BASE64URL = Base64.getUrlEncoder().withoutPadding();
+
+  /** Who and what a text belongs to: its writer, conversation, and the send or edited seq it seals (else null). */
+  public record Owner(long userId, String convId, String clientMsgId, Long targetSeq) {}
+
+  private record Pending(ContentKeys.NewKey key, CompletableFuture<Void> stored) {}
+
+  private final ContentKeys keys;
+  private final LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+  private final Thread writer;
+  private volatile boolean closed;
+
+  public ContentSealer(ContentKeys keys) {
+    this.keys = keys;
+    this.writer = new Thread(this::write, "seqsync-content-keys");
+    writer.setDaemon(true);
+    writer.start();
+  }
+
+  /** {@code text} sealed under a new key of {@code owner}; completes once the key is stored. */
+  public CompletableFuture<String> seal(Owner owner, String text) {
+    String keyId = BASE64URL.encodeToString(Aead.randomBytes(16));
+    byte[] contentKey = Aead.randomBytes(Aead.KEY_BYTES);
+    MasterKey master = keys.masters().current();
+    byte[] body = Aead.seal(new SecretKeySpec(contentKey, "AES"), text.getBytes(StandardCharsets.UTF_8),
+        keyId.getBytes(StandardCharsets.US_ASCII));
+    String sealed = SealedText.of(keyId, BASE64URL.encodeToString(body));
+    Pending pending = new Pending(new ContentKeys.NewKey(keyId, owner.userId(), owner.convId(), owner.clientMsgId(),
+        owner.targetSeq(), master.id(), master.wrap(contentKey, keyId)), new CompletableFuture<>());
+    if (closed) {
+      return CompletableFuture.failedFuture(new IllegalStateException("the key store writer is closed"));
+    }
+    queue.add(pending);
+    return pending.stored().thenApply(stored -> sealed);
+  }
+
+  private void write() {
+    List<Pending> batch = new ArrayList<>();
+    while (!closed || !queue.isEmpty()) {
+      try {
+        Pending first = queue.poll(200, TimeUnit.MILLISECONDS);
+        if (first == null) {
+          continue;
+        }
+        batch.add(first);
+        queue.drainTo(batch, MAX_BATCH - 1);
+        keys.insert(batch.stream().map(Pending::key).toList());
+        batch.forEach(pending -> pending.stored().complete(null));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (RuntimeException e) {
+        log.warn("storing {} content keys failed: their sends fail: {}", batch.size(), e.toString());
+        batch.forEach(pending -> pending.stored().completeExceptionally(e));
+      }
+      batch.clear();
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    try {
+      writer.join(5_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
