@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.seqsync.analytics.AnalyticsCommand;
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.testkit.ApiClient;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

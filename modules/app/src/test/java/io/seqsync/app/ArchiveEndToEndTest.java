@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.projector.postgres.MessageArchive;
 import io.seqsync.store.Database;
+import io.seqsync.testkit.ApiClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -8,6 +8,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.ingress.auth.Tokens;
+import io.seqsync.testkit.ApiClient;
+import io.seqsync.testkit.StreamClient;
 import java.net.http.WebSocketHandshakeException;
 import java.time.Duration;
 import java.time.Instant;

@@ -11,6 +11,7 @@ import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
 import io.seqsync.events.model.Message;
 import io.seqsync.events.model.MessageAppended;
+import io.seqsync.testkit.ApiClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

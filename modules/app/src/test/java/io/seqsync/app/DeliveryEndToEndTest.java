@@ -8,6 +8,7 @@ import static io.seqsync.app.EndToEnd.send;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.seqsync.testkit.ApiClient;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;

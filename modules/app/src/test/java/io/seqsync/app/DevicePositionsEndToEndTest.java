@@ -7,6 +7,7 @@ import static io.seqsync.app.EndToEnd.seqs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.seqsync.testkit.ApiClient;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -3,6 +3,7 @@ package io.seqsync.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.seqsync.testkit.ApiClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.LimitsSettings;
 import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.testkit.ApiClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

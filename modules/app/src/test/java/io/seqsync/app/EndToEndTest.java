@@ -1,5 +1,6 @@
 package io.seqsync.app;
 
+import io.seqsync.testkit.ApiClient;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -12,6 +12,7 @@ import io.seqsync.events.model.Event;
 import io.seqsync.projector.replay.ProjectionReplay;
 import io.seqsync.store.Database;
 import io.seqsync.store.keys.ContentOpener;
+import io.seqsync.testkit.ApiClient;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.seqsync.testkit.ApiClient;
+import io.seqsync.testkit.StreamClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.ingress.auth.Tokens;
+import io.seqsync.testkit.ApiClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

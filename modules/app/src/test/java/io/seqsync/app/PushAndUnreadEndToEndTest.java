@@ -7,11 +7,13 @@ import static io.seqsync.app.EndToEnd.awaitUnread;
 import static io.seqsync.app.EndToEnd.entry;
 import static io.seqsync.app.EndToEnd.ok;
 import static io.seqsync.app.EndToEnd.send;
-import static io.seqsync.app.StreamClient.ofType;
+import static io.seqsync.testkit.StreamClient.ofType;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.seqsync.testkit.ApiClient;
+import io.seqsync.testkit.StreamClient;
 import java.net.URI;
 import java.net.http.WebSocketHandshakeException;
 import java.time.Duration;

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.localstack.LocalPostgres;
 import io.seqsync.localstack.LocalPostgresReplica;
 import io.seqsync.localstack.TemporaryDirectory;
+import io.seqsync.testkit.ApiClient;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;

@@ -5,13 +5,15 @@ import static io.seqsync.app.EndToEnd.awaitUnread;
 import static io.seqsync.app.EndToEnd.entry;
 import static io.seqsync.app.EndToEnd.ok;
 import static io.seqsync.app.EndToEnd.send;
-import static io.seqsync.app.StreamClient.ofType;
+import static io.seqsync.testkit.StreamClient.ofType;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.config.RedisEndpoint;
 import io.seqsync.localstack.LocalRedisCluster;
 import io.seqsync.redis.RedisClients;
+import io.seqsync.testkit.ApiClient;
+import io.seqsync.testkit.StreamClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.LimitsSettings;
 import io.seqsync.localstack.LocalRedis;
+import io.seqsync.testkit.ApiClient;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.config.KafkaConnection;
 import io.seqsync.projector.replay.ProjectionReplay;
 import io.seqsync.store.Database;
+import io.seqsync.testkit.ApiClient;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.LocalDate;

@@ -15,6 +15,7 @@ import io.seqsync.store.ListCursor;
 import io.seqsync.store.ListEntry;
 import io.seqsync.store.shard.ConversationPartitions;
 import io.seqsync.store.shard.ShardMap;
+import io.seqsync.testkit.ApiClient;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;

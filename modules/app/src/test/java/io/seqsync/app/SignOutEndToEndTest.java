@@ -3,6 +3,8 @@ package io.seqsync.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.testkit.ApiClient;
+import io.seqsync.testkit.StreamClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

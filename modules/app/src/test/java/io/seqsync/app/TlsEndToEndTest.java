@@ -2,7 +2,7 @@ package io.seqsync.app;
 
 import static io.seqsync.app.EndToEnd.ok;
 import static io.seqsync.app.EndToEnd.send;
-import static io.seqsync.app.StreamClient.ofType;
+import static io.seqsync.testkit.StreamClient.ofType;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,6 +10,8 @@ import io.seqsync.app.tls.TestCertificates;
 import io.seqsync.app.tls.TlsKafka;
 import io.seqsync.app.tls.TlsPostgres;
 import io.seqsync.app.tls.TlsRedis;
+import io.seqsync.testkit.ApiClient;
+import io.seqsync.testkit.StreamClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,12 +1,14 @@
 package io.seqsync.app;
 
-import static io.seqsync.app.StreamClient.ofType;
+import static io.seqsync.testkit.StreamClient.ofType;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.LimitsSettings;
 import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.testkit.ApiClient;
+import io.seqsync.testkit.StreamClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,114 +1,207 @@
 package io.seqsync.bench.chaos;
 
-import io.seqsync.bench.CliOptions;
+import io.seqsync.bench.Bench;
+import io.seqsync.bench.Result;
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.events.Topics;
 import io.seqsync.ingress.auth.Tokens;
+import io.seqsync.testkit.ApiClient;
+import io.seqsync.testkit.Outbox;
+import java.net.URI;
+import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
- * Faults under load (issue 33), run by {@code scripts/chaos} against the cluster of
- * {@code scripts/run-cluster}: a client sends at a steady rate with retries by clientMsgId
- * ({@link SteadySender}), a receiver records the pushes of the busy conversation
- * ({@link PushWatch}), each fault is done once and then all of them in a row ({@link Faults}), and
- * afterwards an independent checker reads the event log {@code read_committed} and PostgreSQL
- * ({@link ChaosCheck}). Prints a markdown table: per fault, sends acknowledged, lost, duplicated,
- * seq gaps, how long sends failed and how long push paused.
+ * Faults under load, run by {@code scripts/chaos} against the cluster of {@code scripts/run-cluster}:
+ * a client sends at a steady rate with retries by clientMsgId ({@link SteadySender}), a receiver
+ * records the pushes of the busy conversation ({@link PushWatch}), each fault is done once and then
+ * all of them in a row ({@link Faults}), and afterwards an independent checker reads the event log
+ * {@code read_committed} and PostgreSQL ({@link ChaosCheck}). One row per fault window: sends
+ * acknowledged, lost, duplicated, seq gaps, how long sends failed and how long push paused.
  */
-public final class ChaosRun {
-  private static final String USAGE = """
-      usage: ChaosRun --apps=URL,URL --bootstrap=HOST:PORT,... --jdbc-url=URL [--jdbc-user=postgres]
-                      [--jdbc-password=] --secret-file=PATH --cluster=scripts/run-cluster [--partitions=6]
-                      [--rate=100] [--conversations=50] [--settle-s=20] [--down-s=15] [--recover-s=30]
-                      [--faults=broker,leader,app,redis,postgres] [--in-a-row=true] [--redis=HOST:PORT]
-                      [--drain-s=600]""";
+@Command(name = "chaos", mixinStandardHelpOptions = true)
+public final class ChaosRun extends Bench {
   private static final long START = System.nanoTime();
+
+  @Option(names = "--apps", split = ",", required = true)
+  List<String> apps;
+  @Option(names = "--bootstrap", required = true)
+  String bootstrap;
+  @Option(names = "--jdbc-url", required = true)
+  String jdbcUrl;
+  @Option(names = "--jdbc-user")
+  String jdbcUser = "postgres";
+  @Option(names = "--jdbc-password")
+  String jdbcPassword = "";
+  @Option(names = "--secret-file", required = true)
+  Path secretFile;
+  @Option(names = "--cluster", required = true)
+  Path cluster;
+  @Option(names = "--redis", description = "Redis nodes, for its cost per message")
+  String redis;
+  @Option(names = "--partitions", description = "default: ${DEFAULT-VALUE}")
+  int partitions = 6;
+  @Option(names = "--rate", description = "sends/s (default: ${DEFAULT-VALUE})")
+  int rate = 100;
+  @Option(names = "--conversations", description = "default: ${DEFAULT-VALUE}")
+  int conversations = 50;
+  @Option(names = "--settle-s", description = "default: ${DEFAULT-VALUE}")
+  long settleSeconds = 20;
+  @Option(names = "--down-s", description = "default: ${DEFAULT-VALUE}")
+  int downSeconds = 15;
+  @Option(names = "--recover-s", description = "default: ${DEFAULT-VALUE}")
+  long recoverSeconds = 30;
+  @Option(names = "--faults", split = ",", description = "default: ${DEFAULT-VALUE}")
+  List<String> faultNames = List.of("broker", "leader", "app", "redis", "postgres");
+  @Option(names = "--in-a-row", arity = "1", description = "default: ${DEFAULT-VALUE}")
+  boolean inARow = true;
+  @Option(names = "--drain-s", description = "default: ${DEFAULT-VALUE}")
+  long drainSeconds = 600;
 
   /** A fault's time span in ms since the run began: from its start to the next one's. */
   record Window(String name, long from, long to) {}
 
-  private ChaosRun() {}
+  public static void main(String[] args) {
+    Bench.main(new ChaosRun(), args);
+  }
 
-  public static void main(String[] args) throws Exception {
-    Map<String, String> options = CliOptions.parseOrExit(args, given -> CliOptions.parse(given, Set.of("apps", "bootstrap",
-        "jdbc-url", "jdbc-user", "jdbc-password", "secret-file", "cluster", "partitions", "rate", "conversations",
-        "settle-s", "down-s", "recover-s", "faults", "in-a-row", "redis", "drain-s")), USAGE);
-    List<String> apps = Arrays.asList(options.get("apps").split(","));
-    String bootstrap = options.get("bootstrap");
-    int partitions = Integer.parseInt(options.getOrDefault("partitions", "6"));
-    int rate = Integer.parseInt(options.getOrDefault("rate", "100"));
-    int conversations = Integer.parseInt(options.getOrDefault("conversations", "50"));
-    long settle = TimeUnit.SECONDS.toMillis(Long.parseLong(options.getOrDefault("settle-s", "20")));
-    long recover = TimeUnit.SECONDS.toMillis(Long.parseLong(options.getOrDefault("recover-s", "30")));
-    List<Faults.Fault> chosen = Faults.ALL.stream()
-        .filter(fault -> Arrays.asList(options.getOrDefault("faults", "broker,leader,app,redis,postgres").split(","))
-            .contains(fault.name())).toList();
+  @Override
+  protected boolean measure() throws Exception {
     Topics topics = Topics.from(ConfigLoader.of(Map.of("kafka.partitions", String.valueOf(partitions))).kafka());
-    Faults faults = new Faults(Path.of(options.get("cluster")).toAbsolutePath(), bootstrap, topics.commands().name(),
-        partitions, Integer.parseInt(options.getOrDefault("down-s", "15")));
-    Tokens tokens = new Tokens(Files.readString(Path.of(options.get("secret-file"))).trim());
-
-    Instant began = Instant.now();
+    Faults faults = new Faults(cluster.toAbsolutePath(), bootstrap, topics.commands().name(), partitions, downSeconds);
+    Tokens tokens = new Tokens(Files.readString(secretFile).trim());
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    String sender = tokens.mint(1, "chaos", Duration.ofHours(6));
+    List<ApiClient> clients = apps.stream().map(app -> new ApiClient(http, app, sender, Duration.ofSeconds(15))).toList();
     List<Window> windows = new ArrayList<>();
-    try (SteadySender sender = new SteadySender(apps, Map.of(1L, tokens.mint(1, "chaos", Duration.ofHours(6))),
-            conversations, START);
-        PushWatch push = PushWatch.connect(apps, tokens.mint(2, "watch", Duration.ofHours(6)), ChaosRun::now, 1)) {
-      sender.begin(rate);
+    try (SteadySender sending = new SteadySender(clients, conversations);
+        PushWatch push = new PushWatch(apps.stream().map(app -> URI.create(app).getPort()).toList(),
+            tokens.mint(2, "watch", Duration.ofHours(6)))) {
+      sending.begin(rate);
       log("sending " + rate + "/s to " + conversations + " conversations through " + apps);
       // The steady spell before the first fault also measures what a message costs Redis.
-      Thread.sleep(Math.min(settle, 5_000));
+      Thread.sleep(Math.min(settleSeconds * 1000, 5_000));
       long steadyFrom = now();
-      RedisCost redisBefore = options.containsKey("redis") ? RedisCost.read(options.get("redis")) : null;
-      Thread.sleep(Math.max(0, settle - 5_000));
-      String redisCost = redisBefore == null ? "" : RedisCost.read(options.get("redis")).perMessage(redisBefore,
-          sender.sends().values().stream().filter(send -> send.stored >= steadyFrom).count(),
-          (now() - steadyFrom) / 1000.0);
+      RedisCost redisBefore = redis == null ? null : RedisCost.read(redis);
+      Thread.sleep(Math.max(0, settleSeconds * 1000 - 5_000));
+      if (redisBefore != null) {
+        rows.add(RedisCost.read(redis).perMessage(redisBefore, sending.sends().values().stream()
+            .filter(send -> send.done() != null && ms(send.done().stored()) >= steadyFrom).count(),
+            (now() - steadyFrom) / 1000.0));
+      }
+      List<Faults.Fault> chosen = Faults.ALL.stream().filter(fault -> faultNames.contains(fault.name())).toList();
       for (Faults.Fault fault : chosen) {
         long from = now();
         log("fault " + fault.name() + ": " + fault.description());
         faults.run(fault);
-        Thread.sleep(recover);
+        Thread.sleep(recoverSeconds * 1000);
         windows.add(new Window(fault.name(), from, now()));
       }
-      if (Boolean.parseBoolean(options.getOrDefault("in-a-row", "true"))) {
+      if (inARow && !chosen.isEmpty()) {
         long from = now();
         for (Faults.Fault fault : chosen) {
           log("in a row, fault " + fault.name() + ": " + fault.description());
           faults.run(fault);
         }
-        Thread.sleep(recover);
+        Thread.sleep(recoverSeconds * 1000);
         windows.add(new Window("all in a row", from, now()));
       }
-      sender.stopNew();
-      // Every acknowledged send is durably in Kafka: the checker waits until each has its 200 (the
-      // sequencer and the projector caught up with what the faults held back), or until --drain-s.
-      long deadline = now() + TimeUnit.SECONDS.toMillis(Long.parseLong(options.getOrDefault("drain-s", "600")));
-      while (sender.unsettled() > 0 && now() < deadline) {
+      sending.stopNew();
+      // Every acknowledged send is durably in Kafka: wait until each has its 200, or --drain-s.
+      for (long deadline = now() + TimeUnit.SECONDS.toMillis(drainSeconds); sending.unsettled() > 0 && now() < deadline; ) {
         Thread.sleep(500);
       }
-      log("sending stopped; " + sender.unsettled() + " sends never answered 200");
+      log("sending stopped; " + sending.unsettled() + " sends never answered 200");
       Thread.sleep(2_000); // the last pushes
-      List<String> convs = java.util.stream.IntStream.range(0, conversations).mapToObj(SteadySender::conversation).toList();
-      ChaosCheck.Holding eventLog = ChaosCheck.eventLog(bootstrap, topics);
-      ChaosCheck.Holding postgres = ChaosCheck.postgres(options.get("jdbc-url"), options.getOrDefault("jdbc-user", "postgres"),
-          options.getOrDefault("jdbc-password", ""), convs);
-      System.out.println(ChaosReport.render(began, rate, sender.sends(), push.pushes(), windows, eventLog, postgres));
-      System.out.println(redisCost);
+      List<String> convs = IntStream.range(0, conversations).mapToObj(SteadySender::conversation).toList();
+      return report(sending.sends().values(), push.pushes().stream().map(ChaosRun::ms).toList(), windows,
+          ChaosCheck.eventLog(bootstrap, topics), ChaosCheck.postgres(jdbcUrl, jdbcUser, jdbcPassword, convs));
     }
-    System.exit(0);
+  }
+
+  /** A row per window and one for the whole run; whether nothing was lost, duplicated or left a gap. */
+  private boolean report(Collection<SteadySender.Send> sends, List<Long> pushes, List<Window> windows,
+      ChaosCheck.Holding eventLog, ChaosCheck.Holding postgres) {
+    Map<String, Long> logSeqs = eventLog.seqs();
+    // A missing seq is put down to the send numbered just before it.
+    Map<String, Long> triedBySeq = new HashMap<>();
+    sends.forEach(send -> {
+      Long seq = logSeqs.get(send.clientMsgId());
+      if (seq != null) {
+        triedBySeq.put(send.conv() + "#" + seq, ms(send.firstTried()));
+      }
+    });
+    List<String> gaps = new ArrayList<>(eventLog.gaps());
+    postgres.gaps().stream().filter(gap -> !gaps.contains(gap)).forEach(gaps::add);
+    for (Window window : windows) {
+      long windowGaps = gaps.stream().filter(gap -> {
+        String[] parts = gap.split("#");
+        Long before = triedBySeq.get(parts[0] + "#" + (Long.parseLong(parts[1]) - 1));
+        return before != null && before >= window.from() && before < window.to();
+      }).count();
+      rows.add(row(window.name(), sends.stream().filter(send -> ms(send.firstTried()) >= window.from()
+          && ms(send.firstTried()) < window.to()).toList(), eventLog, postgres, windowGaps, window.from(),
+          pushGap(pushes, window)));
+    }
+    Map<String, Object> whole = row("whole run", sends, eventLog, postgres, gaps.size(), 0, -1);
+    whole.put("gapsSeen", gaps.subList(0, Math.min(20, gaps.size())));
+    whole.put("pushesReceived", pushes.size());
+    rows.add(whole);
+    return (long) whole.get("lost") == 0 && (long) whole.get("duplicated") == 0 && gaps.isEmpty();
+  }
+
+  private static Map<String, Object> row(String name, Collection<SteadySender.Send> sends, ChaosCheck.Holding eventLog,
+      ChaosCheck.Holding postgres, long gaps, long from, long pushGap) {
+    Map<String, Integer> logCopies = eventLog.copies();
+    Map<String, Integer> pgCopies = postgres.copies();
+    Map<String, Long> logSeqs = eventLog.seqs();
+    List<Outbox.Delivery> done = sends.stream().map(SteadySender.Send::done).filter(Objects::nonNull).toList();
+    long lost = done.stream().filter(d -> !logCopies.containsKey(d.clientMsgId()) || !pgCopies.containsKey(d.clientMsgId()))
+        .count();
+    long duplicated = sends.stream().filter(send -> logCopies.getOrDefault(send.clientMsgId(), 0) > 1
+        || pgCopies.getOrDefault(send.clientMsgId(), 0) > 1).count();
+    long wrongSeq = done.stream().filter(d -> !Long.valueOf(d.seq()).equals(logSeqs.get(d.clientMsgId()))).count();
+    List<Outbox.Delivery> failed = done.stream().filter(Outbox.Delivery::firstAttemptFailed).toList();
+    return Result.row("window", name, "sendsTried", sends.size(), "answered200", done.size(), "lost", lost,
+        "duplicated", duplicated, "seqGaps", gaps, "wrongSeqAnswered", wrongSeq, "firstAttemptsNot200", failed.size(),
+        "sendsFailedUntilS", failed.stream().mapToLong(d -> ms(d.firstTried()) - from).max().orElse(0) / 1000.0,
+        "longestWaitFor200S", done.stream().mapToLong(d -> d.stored() - d.firstTried()).max().orElse(0) / 1e9,
+        "pushPausedS", pushGap < 0 ? null : pushGap / 1000.0);
+  }
+
+  // The longest time without a push of the busy conversation from the fault's start to the window's end.
+  private static long pushGap(List<Long> pushes, Window window) {
+    long previous = window.from();
+    long longest = 0;
+    for (long at : pushes) {
+      if (at > window.from() && at <= window.to()) {
+        longest = Math.max(longest, at - previous);
+        previous = at;
+      }
+    }
+    return Math.max(longest, window.to() - previous);
+  }
+
+  /** A nanoTime as ms since the run began. */
+  static long ms(long nanoTime) {
+    return (nanoTime - START) / 1_000_000;
   }
 
   static long now() {
-    return (System.nanoTime() - START) / 1_000_000;
+    return ms(System.nanoTime());
   }
 
   static void log(String line) {

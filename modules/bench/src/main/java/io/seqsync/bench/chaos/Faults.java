@@ -85,12 +85,12 @@ final class Faults {
   // The node leading the partition the busy conversation's commands go to (Kafka's default
   // partitioner: murmur2 of the key's bytes), as the cluster sees it now.
   private int busyLeader() throws Exception {
-    byte[] key = SteadySender.busyConversation().getBytes(StandardCharsets.UTF_8);
+    byte[] key = SteadySender.conversation(0).getBytes(StandardCharsets.UTF_8);
     int partition = Utils.toPositive(Utils.murmur2(key)) % partitions;
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrapServers))) {
       int leader = admin.describeTopics(List.of(commandsTopic)).allTopicNames().get(30, TimeUnit.SECONDS)
           .get(commandsTopic).partitions().get(partition).leader().id();
-      ChaosRun.log("the busy conversation " + SteadySender.busyConversation() + " is in partition " + partition
+      ChaosRun.log("the busy conversation " + SteadySender.conversation(0) + " is in partition " + partition
           + ", led by node " + leader);
       return leader;
     }

@@ -1,6 +1,5 @@
 package io.seqsync.bench.chaos;
 
-import java.util.Locale;
 import redis.clients.jedis.Jedis;
 
 /**
@@ -23,13 +22,13 @@ record RedisCost(double cpuSeconds, long commands) {
   }
 
   /** What Redis spent between {@code before} and this reading, per stored message. */
-  String perMessage(RedisCost before, long messages, double seconds) {
+  /** Redis's CPU and commands per message over a steady spell, for a result row. */
+  java.util.Map<String, Object> perMessage(RedisCost before, long messages, double seconds) {
     double cpu = cpuSeconds - before.cpuSeconds;
     long ran = commands - before.commands;
-    return String.format(Locale.ROOT, "Redis over %.0f s of steady sending: %,d messages stored, %.3f s of CPU"
-        + " (%.1f µs per message, %.1f %% of a core), %,d commands (%.1f per message, the apps' health probes included)",
-        seconds, messages, cpu, messages == 0 ? 0 : cpu * 1e6 / messages, cpu * 100 / seconds, ran,
-        messages == 0 ? 0 : (double) ran / messages);
+    return io.seqsync.bench.Result.row("phase", "Redis cost while steady", "seconds", seconds, "messages", messages,
+        "redisCpuS", cpu, "cpuMicrosPerMessage", messages == 0 ? 0 : cpu * 1e6 / messages,
+        "commandsPerMessage", messages == 0 ? 0 : (double) ran / messages);
   }
 
   private static double field(String info, String name) {

@@ -1,9 +1,18 @@
 package io.seqsync.bench.notify;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.seqsync.bench.Bench;
+import io.seqsync.bench.InJvmApp;
+import io.seqsync.bench.Latencies;
+import io.seqsync.bench.Result;
+import io.seqsync.testkit.ApiClient;
+import org.HdrHistogram.Histogram;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
 import io.seqsync.app.SeqsyncApp;
 import io.seqsync.bench.BenchSupport;
 import io.seqsync.config.ConfigLoader;
-import io.seqsync.config.LimitsSettings;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.store.Database;
 import java.net.URI;
@@ -36,68 +45,79 @@ import org.jdbi.v3.core.statement.PreparedBatch;
  *
  * <p>Options: {@code --sizes=1000,10000 --messages=3}.
  */
-public final class NotifyBenchmark {
+@Command(name = "bench-notify", mixinStandardHelpOptions = true)
+public final class NotifyBenchmark extends Bench {
   private static final Duration TTL = Duration.ofHours(2);
   private static final long SENDER = 9_000_000L;
 
-  private NotifyBenchmark() {}
+  @Option(names = "--sizes", split = ",", description = "group sizes, all offline with a pusher (default: ${DEFAULT-VALUE})")
+  List<Integer> sizes = List.of(1000, 10000);
+  @Option(names = "--messages", description = "per group (default: ${DEFAULT-VALUE})")
+  int messages = 3;
 
-  public static void main(String[] args) throws Exception {
-    Map<String, String> opts = new HashMap<>();
-    for (String arg : args) {
-      opts.put(arg.substring(2, arg.indexOf('=')), arg.substring(arg.indexOf('=') + 1));
-    }
-    List<Integer> sizes = List.of(opts.getOrDefault("sizes", "1000,10000").split(",")).stream()
-        .map(Integer::parseInt).toList();
-    int messages = Integer.parseInt(opts.getOrDefault("messages", "3"));
-    BenchSupport.quietLogs();
-    StringBuilder out = new StringBuilder("Run " + Instant.now() + "; " + Runtime.getRuntime().availableProcessors()
-        + " cores; load average at start " + BenchSupport.loadAverage() + "\n\n");
+  public static void main(String[] args) {
+    Bench.main(new NotifyBenchmark(), args);
+  }
+
+  @Override
+  protected boolean measure() throws Exception {
     Path dir = Files.createTempDirectory("seqsync-bench-notify-");
-    Map<String, String> settings = new HashMap<>(Map.of("data-dir", dir.toString(), "kafka.embedded-port", "0",
-        "postgres.embedded-port", "0", "redis.embedded-port", "0", "http.host", "127.0.0.1", "http.port", "0",
-        "notify.coalesce-window", "0s", "groups.max-added-per-request", "20000", "sequencer.max-group-members", "20000",
-        "groups.max-per-user", "20000"));
-    settings.putAll(LimitsSettings.raisedTo(100_000));
-    SeqsyncConfig config = ConfigLoader.of(settings);
+    SeqsyncConfig config = InJvmApp.config(dir, Map.of("notify.coalesce-window", "0s",
+        "groups.max-added-per-request", "20000", "sequencer.max-group-members", "20000", "groups.max-per-user", "20000"));
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-    try (LoopbackGateway gateway = new LoopbackGateway(); SeqsyncApp app = SeqsyncApp.start(config)) {
-      Api api = new Api(http, app.httpPort(), app.tokens().mint(SENDER, "bench", TTL));
-      out.append("| offline devices | messages | notifications | per second | delay p50 (last of a message) | delay max"
-          + " | repeated | gateway ceiling (per second) |\n|---|---|---|---|---|---|---|---|\n");
+    try (LoopbackGateway gateway = new LoopbackGateway(); SeqsyncApp app = InJvmApp.start(config)) {
+      ApiClient api = new ApiClient(http, "http://127.0.0.1:" + app.httpPort(), app.tokens().mint(SENDER, "bench", TTL),
+          Duration.ofSeconds(30));
       long firstUser = 1;
       for (int size : sizes) {
         long[] members = LongStream.range(firstUser, firstUser + size).toArray();
         firstUser += size;
-        String convId = api.group(members);
+        String convId = retried(() -> api.post("/v1/groups", ApiClient.JSON.createObjectNode().put("name", "bench")
+            .set("members", ApiClient.JSON.valueToTree(LongStream.of(members).mapToObj(String::valueOf).toList()))
+            .toString())).path("convId").asText();
         addPushers(app, members, gateway.url());
-        api.send(convId, "warm-up");
+        send(api, convId, "warm-up");
         awaitTotal(gateway, gateway.total.get() + size, Duration.ofMinutes(5));
-        List<Double> delays = new ArrayList<>();
+        Histogram delays = Latencies.histogram();
         int before = gateway.total.get();
         int repeatsBefore = gateway.repeats.get();
         long began = System.nanoTime();
         for (int i = 0; i < messages; i++) {
           long sent = System.nanoTime();
-          String msgId = api.send(convId, "message " + i);
+          String msgId = send(api, convId, "message " + i);
           awaitTotal(gateway, before + (i + 1) * size, Duration.ofMinutes(10));
-          delays.add((gateway.byMessage.get(msgId).lastNanos().get() - sent) / 1e6);
+          Latencies.record(delays, gateway.byMessage.get(msgId).lastNanos().get() - sent);
         }
         double seconds = (System.nanoTime() - began) / 1e9;
         int notified = gateway.total.get() - before;
-        delays.sort(Double::compare);
-        out.append(String.format("| %,d | %d | %,d | %,.0f | %,.0f ms | %,.0f ms | %d | %,.0f |%n", size, messages,
-            notified, notified / seconds, delays.get(delays.size() / 2), delays.get(delays.size() - 1),
-            gateway.repeats.get() - repeatsBefore,
-            ceiling(http, gateway, notified, config.notifications().inFlight())));
-        System.err.printf("%d devices done: %s", size, out.substring(out.lastIndexOf("| " + String.format("%,d", size))));
+        rows.add(Result.row("offlineDevices", size, "messages", messages, "notifications", notified,
+            "perSecond", Math.round(notified / seconds), "delayToLastOfAMessage", Latencies.summary(delays),
+            "repeated", gateway.repeats.get() - repeatsBefore,
+            "gatewayCeilingPerSecond", Math.round(ceiling(http, gateway, notified, config.notifications().inFlight()))));
+        System.err.println("   " + rows.get(rows.size() - 1));
       }
-      out.append("\nLoad average at the end: ").append(BenchSupport.loadAverage()).append('\n');
     } finally {
       BenchSupport.deleteTree(dir);
     }
-    System.out.println(out);
-    System.exit(0);
+    return true;
+  }
+
+  private static String send(ApiClient api, String convId, String text) {
+    return retried(() -> api.sendText(convId, "b-" + System.nanoTime(), text).join()).path("message").path("msgId").asText();
+  }
+
+  /** The answer's body once 2xx: the sequencer's first transaction after a start can take a while. */
+  private static JsonNode retried(java.util.function.Supplier<ApiClient.Response> call) {
+    for (int attempt = 0; ; attempt++) {
+      ApiClient.Response response = call.get();
+      if (response.status() / 100 == 2) {
+        return response.body();
+      }
+      if (attempt > 60) {
+        throw new IllegalStateException(response.status() + " " + response.body());
+      }
+      BenchSupport.sleep(1000);
+    }
   }
 
   // Through the store: registering 10,000 pushers over HTTP would only measure the API.
@@ -145,36 +165,5 @@ public final class NotifyBenchmark {
   private static CompletableFuture<HttpResponse<Void>> sendRetrying(HttpClient http, HttpRequest request, int tries) {
     CompletableFuture<HttpResponse<Void>> sent = http.sendAsync(request, HttpResponse.BodyHandlers.discarding());
     return tries <= 1 ? sent : sent.exceptionallyCompose(failure -> sendRetrying(http, request, tries - 1));
-  }
-
-  /** The sender's API calls. */
-  private record Api(HttpClient http, int port, String token) {
-    String group(long[] members) throws Exception {
-      String list = LongStream.of(members).mapToObj(id -> "\"" + id + "\"").collect(Collectors.joining(","));
-      String answer = call("POST", "/v1/groups", "{\"name\":\"bench\",\"members\":[" + list + "]}");
-      return answer.replaceAll("(?s).*\"convId\"\\s*:\\s*\"([^\"]+)\".*", "$1");
-    }
-
-    String send(String convId, String text) throws Exception {
-      String answer = call("POST", "/v1/conversations/" + convId + "/messages",
-          "{\"clientMsgId\":\"b-" + System.nanoTime() + "\",\"type\":\"text\",\"content\":\"" + text + "\"}");
-      return answer.replaceAll("(?s).*\"msgId\"\\s*:\\s*\"([^\"]+)\".*", "$1");
-    }
-
-    private String call(String method, String path, String body) throws Exception {
-      for (int attempt = 0; ; attempt++) {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-            .timeout(Duration.ofSeconds(30)).header("Authorization", "Bearer " + token)
-            .header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body)).build(),
-            HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() / 100 == 2) {
-          return response.body();
-        }
-        if (attempt > 60) {
-          throw new IllegalStateException(method + " " + path + ": " + response.statusCode() + " " + response.body());
-        }
-        Thread.sleep(1000); // the sequencer's first transaction after a start can take a while
-      }
-    }
   }
 }

@@ -24,8 +24,8 @@ final class CatchUpMeasurement {
     List<Row> rows = new ArrayList<>();
     for (Peer peer : peers) {
       Row row = catchUp(options, peer);
-      System.err.printf("   catch-up %s: %,d messages held of %,d in %.1f s, %,d bytes in%n", peer.name(), row.held(),
-          row.sent(), row.catchUp().seconds(), row.catchUp().bytesIn());
+      System.err.printf("   catch-up %s: %,d messages held of %,d in %.1f s%n", peer.name(), row.held(),
+          row.sent(), row.catchUp().seconds());
       rows.add(row);
     }
     return rows;

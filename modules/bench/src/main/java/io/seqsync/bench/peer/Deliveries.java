@@ -1,6 +1,7 @@
 package io.seqsync.bench.peer;
 
-import io.seqsync.bench.http.Samples;
+import io.seqsync.bench.Latencies;
+import org.HdrHistogram.Histogram;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -145,14 +146,14 @@ final class Deliveries {
   }
 
   /** Due → first arrival (µs) of the messages {@code from..to} that arrived. */
-  Samples latencies(int from, int to) {
-    Samples samples = new Samples();
+  Histogram latencies(int from, int to) {
+    Histogram latencies = Latencies.histogram();
     for (int i = from; i < to; i++) {
       if (arrivals.get(i) > 0) {
-        samples.add(Math.max(1, (arrivalNanos[i] - dueNanos[i]) / 1_000));
+        Latencies.record(latencies, Math.max(1_000, arrivalNanos[i] - dueNanos[i]));
       }
     }
-    return samples;
+    return latencies;
   }
 
   /** First arrivals inside {@code [start, end)} (nanoTime). */

@@ -1,5 +1,7 @@
 package io.seqsync.bench.peer;
 
+import io.seqsync.bench.Cpu;
+
 import io.seqsync.bench.BenchSupport;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -19,7 +21,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
-import javax.net.SocketFactory;
 import org.jivesoftware.smack.ConnectionConfiguration;
 import org.jivesoftware.smack.ReconnectionManager;
 import org.jivesoftware.smack.SmackException;
@@ -52,7 +53,6 @@ final class EjabberdPeer implements Peer {
   private final Path dir;
   private final XMPPTCPConnection[] senders;
   private final EntityBareJid[] receivers = new EntityBareJid[Receiver.values().length];
-  private final ServerCpu cpu;
   private final PeerDatabase database;
   // Sent, neither acknowledged nor dropped yet: by stanza id.
   private final Map<String, Consumer<Boolean>> unanswered = new ConcurrentHashMap<>();
@@ -70,7 +70,6 @@ final class EjabberdPeer implements Peer {
       receivers[receiver.ordinal()] = JidCreate.entityBareFrom(user(receiver) + "@" + DOMAIN);
     }
     // Its PostgreSQL backends' command lines name the database.
-    this.cpu = new ServerCpu(() -> process == null ? -1 : process.pid(), " " + options.ejabberdDatabase() + " ");
   }
 
   @Override
@@ -136,7 +135,7 @@ final class EjabberdPeer implements Peer {
       for (int k = 0; k < senders.length; k++) {
         int sender = k;
         logins.add(connecting.submit(() -> {
-          XMPPTCPConnection connection = connect("a" + sender, false, SocketFactory.getDefault());
+          XMPPTCPConnection connection = connect("a" + sender, false);
           // An ack asked for with every message, as Smack's own predicate for it does.
           connection.addRequestAckPredicate(Predicate.forMessagesOrAfter5Stanzas());
           connection.addStanzaDroppedListener(dropped -> {
@@ -162,12 +161,12 @@ final class EjabberdPeer implements Peer {
   }
 
   /** A logged-in session with stream management, reconnected by Smack after a drop. */
-  private XMPPTCPConnection connect(String user, boolean presence, SocketFactory sockets) throws Exception {
+  private XMPPTCPConnection connect(String user, boolean presence) throws Exception {
     XMPPTCPConnection connection = new XMPPTCPConnection(XMPPTCPConnectionConfiguration.builder()
         .setXmppDomain(DOMAIN).setHostAddress(InetAddress.getLoopbackAddress()).setPort(options.xmppPort())
         .setUsernameAndPassword(user, PASSWORD).setResource("bench")
         .setSecurityMode(ConnectionConfiguration.SecurityMode.disabled)
-        .setSendPresence(presence).setSocketFactory(sockets).build());
+        .setSendPresence(presence).build());
     connection.setUseStreamManagement(true);
     connection.setUseStreamManagementResumption(true);
     Roster.getInstanceFor(connection).setRosterLoadedAtLogin(false);
@@ -210,7 +209,8 @@ final class EjabberdPeer implements Peer {
 
   @Override
   public double cpuSeconds() {
-    return cpu.seconds();
+    Process current = process;
+    return current == null ? 0 : Cpu.treeNanos(current.pid(), " " + options.ejabberdDatabase() + " ") / 1e9;
   }
 
   /**
@@ -245,7 +245,7 @@ final class EjabberdPeer implements Peer {
 
   @Override
   public AutoCloseable online(Receiver receiver) throws Exception {
-    XMPPTCPConnection connection = connect(user(receiver), true, SocketFactory.getDefault());
+    XMPPTCPConnection connection = connect(user(receiver), true);
     listen(connection);
     return connection::disconnect;
   }
@@ -272,12 +272,11 @@ final class EjabberdPeer implements Peer {
 
   @Override
   public CatchUp catchUp(Receiver receiver, Deliveries deliveries) throws Exception {
-    CountingSockets sockets = new CountingSockets();
     long start = System.nanoTime();
     XMPPTCPConnection connection = new XMPPTCPConnection(XMPPTCPConnectionConfiguration.builder()
         .setXmppDomain(DOMAIN).setHostAddress(InetAddress.getLoopbackAddress()).setPort(options.xmppPort())
         .setUsernameAndPassword(user(receiver), PASSWORD).setResource("bench")
-        .setSecurityMode(ConnectionConfiguration.SecurityMode.disabled).setSocketFactory(sockets).build());
+        .setSecurityMode(ConnectionConfiguration.SecurityMode.disabled).build());
     connection.setUseStreamManagement(true);
     Roster.getInstanceFor(connection).setRosterLoadedAtLogin(false);
     listen(connection);
@@ -289,7 +288,7 @@ final class EjabberdPeer implements Peer {
         BenchSupport.sleep(20);
       }
       long end = deliveries.lastArrival();
-      return new CatchUp((end - start) / 1e9, sockets.bytesIn.get(), sockets.bytesOut.get());
+      return new CatchUp((end - start) / 1e9);
     } finally {
       // Everything acknowledged before leaving: else ejabberd bounces what its stream-management
       // queue still holds to the senders ("User session terminated"), work that would run in the next phase.

@@ -1,7 +1,11 @@
 package io.seqsync.bench.peer;
 
 import io.seqsync.bench.BenchSupport;
-import io.seqsync.bench.http.Samples;
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.seqsync.bench.Latencies;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -19,7 +23,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class LiveMeasurement {
   /** One server at one offered rate. */
   record Row(String server, int rate, double deliveredPerSecond, int measured, int missing, int rejected, int duplicates,
-      int outOfOrder, Samples latencies, double cpuPerThousand, boolean drained) {
+      int outOfOrder, @JsonIgnore Histogram latencies, double cpuPerThousand, boolean drained) {
+    @JsonProperty
+    Map<String, Object> latency() {
+      return Latencies.summary(latencies);
+    }
+
     /** Far below the offered rate: the higher rates are not run on this server. */
     boolean saturated() {
       return deliveredPerSecond < 0.8 * rate;
@@ -27,7 +36,7 @@ final class LiveMeasurement {
 
     /** At the offered rate, nearly everything delivered, p99 within 200 ms. */
     boolean holds() {
-      return delivers() && latencies.percentile(99) <= 200_000;
+      return delivers() && latencies.getValueAtPercentile(99) <= 200_000;
     }
 
     /** At the offered rate, nearly everything delivered, however late. */
@@ -51,10 +60,10 @@ final class LiveMeasurement {
         for (int round = 0; round < 4; round++) {
           Row row = phase(options, peer, "w" + round + peer.name().charAt(0), rate, 5, 10);
           System.err.printf("   warm-up %s %,d/s: %,.0f/s delivered, p99 %.1f ms%n", peer.name(), rate,
-              row.deliveredPerSecond(), row.latencies().percentile(99) / 1e3);
+              row.deliveredPerSecond(), row.latencies().getValueAtPercentile(99) / 1e3);
           restartIfBehind(peer, row);
           // Warm, or no better than the round before: more rounds would not change what is measured.
-          if ((row.latencies().percentile(99) <= 1_000_000 && !row.saturated()) || row.deliveredPerSecond() < 1.2 * previous) {
+          if ((row.latencies().getValueAtPercentile(99) <= 1_000_000 && !row.saturated()) || row.deliveredPerSecond() < 1.2 * previous) {
             break;
           }
           previous = row.deliveredPerSecond();
@@ -92,8 +101,8 @@ final class LiveMeasurement {
           }
           Row row = phase(options, peer, "l" + r + peer.name().charAt(0), rate, warmup, options.durationSeconds());
           System.err.printf("   live %s %,d/s: %,.0f/s delivered, p50 %.1f ms p99 %.1f ms max %.1f ms, missing %,d,"
-                  + " %.2f CPU s per 1,000%n", peer.name(), rate, row.deliveredPerSecond(), row.latencies().percentile(50) / 1e3,
-              row.latencies().percentile(99) / 1e3, row.latencies().max() / 1e3, row.missing(), row.cpuPerThousand());
+                  + " %.2f CPU s per 1,000%n", peer.name(), rate, row.deliveredPerSecond(), row.latencies().getValueAtPercentile(50) / 1e3,
+              row.latencies().getValueAtPercentile(99) / 1e3, row.latencies().getMaxValue() / 1e3, row.missing(), row.cpuPerThousand());
           rows.add(row);
           if (row.saturated()) {
             saturated.add(peer.name());

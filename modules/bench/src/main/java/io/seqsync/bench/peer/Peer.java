@@ -12,8 +12,8 @@ interface Peer extends AutoCloseable {
   /** The receiving users: one for each measurement, so that each one's conversations hold only its messages. */
   enum Receiver { LIVE, CATCHUP, CRASH }
 
-  /** What a catch-up took: seconds until every message was held, bytes received and sent by the client. */
-  record CatchUp(double seconds, long bytesIn, long bytesOut) {}
+  /** What a catch-up took: seconds until every message was held. */
+  record CatchUp(double seconds) {}
 
   String name();
 
@@ -23,7 +23,7 @@ interface Peer extends AutoCloseable {
   /** SIGKILL to the server process. */
   void kill();
 
-  /** CPU seconds of the server's processes so far (see {@link ServerCpu}). */
+  /** CPU seconds of the server's processes so far (see {@link io.seqsync.bench.Cpu#treeNanos}). */
   double cpuSeconds();
 
   /**

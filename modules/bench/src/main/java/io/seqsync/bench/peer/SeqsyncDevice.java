@@ -2,15 +2,11 @@ package io.seqsync.bench.peer;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.bench.BenchSupport;
-import io.seqsync.bench.http.RawHttpClient;
-import java.net.URI;
+import io.seqsync.testkit.ApiClient;
+import io.seqsync.testkit.StreamClient;
 import java.net.http.HttpClient;
-import java.net.http.WebSocket;
-import java.time.Duration;
 import java.util.BitSet;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -23,115 +19,75 @@ import java.util.concurrent.atomic.AtomicInteger;
  * its pushes) it connects again every half second, and the new handshake leads it to what it
  * missed meanwhile.
  */
-final class SeqsyncDevice implements WebSocket.Listener, AutoCloseable {
-  private final SeqsyncPeer peer;
-  private final Peer.Receiver receiver;
-  private final RawHttpClient http;
-  private final String auth;
-  private final BitSet[] held;
-  private final HttpClient wsClient;
-  // Reconnecting never waits behind the pages of an earlier handshake.
-  private final ExecutorService reconnector = Executors.newSingleThreadExecutor(BenchSupport.daemonThreads("bench-reconnect-"));
-  private final ExecutorService gapFetchers;
-  private final StringBuilder partial = new StringBuilder();
+final class SeqsyncDevice implements AutoCloseable {
   // Liveness as the library's connection has it (clients/js, connection.js), in seconds not tens:
   // a ping once the socket was quiet this long, and a socket that answers nothing after it is dead.
   private static final long QUIET_NANOS = TimeUnit.SECONDS.toNanos(2);
   private static final long PONG_NANOS = TimeUnit.SECONDS.toNanos(3);
-  private final ScheduledExecutorService watchdog =
-      Executors.newSingleThreadScheduledExecutor(BenchSupport.daemonThreads("bench-watchdog-"));
-  private volatile long lastFrame = System.nanoTime();
-  private volatile long pingSent;
+  private final SeqsyncPeer peer;
+  private final ApiClient http;
+  private final BitSet[] held;
+  private final HttpClient ws = HttpClient.newBuilder()
+      .executor(Executors.newFixedThreadPool(2, BenchSupport.daemonThreads("bench-ws-"))).build();
+  private final ExecutorService gapFetchers;
   private final AtomicInteger deadSockets = new AtomicInteger();
   private final AtomicInteger handshakes = new AtomicInteger();
   private final AtomicInteger pagesFailed = new AtomicInteger();
+  private volatile long lastFrame = System.nanoTime();
   private volatile String lastFailure;
   private volatile boolean closed;
-  private volatile WebSocket socket;
 
-  private SeqsyncDevice(SeqsyncPeer peer, Peer.Receiver receiver, RawHttpClient http, int conversations, int fetchers) {
-    this.gapFetchers = Executors.newFixedThreadPool(fetchers, BenchSupport.daemonThreads("bench-gaps-"));
+  private SeqsyncDevice(SeqsyncPeer peer, Peer.Receiver receiver, ApiClient http) {
     this.peer = peer;
-    this.receiver = receiver;
-    this.http = http;
-    this.auth = peer.auth(receiver);
-    this.held = new BitSet[conversations];
-    for (int k = 0; k < conversations; k++) {
+    this.http = http.as(peer.auth(receiver).substring(7));
+    this.gapFetchers = Executors.newFixedThreadPool(peer.fetchers(), BenchSupport.daemonThreads("bench-gaps-"));
+    this.held = new BitSet[peer.conversations()];
+    for (int k = 0; k < held.length; k++) {
       held[k] = new BitSet();
     }
-    this.wsClient = HttpClient.newBuilder()
-        .executor(Executors.newFixedThreadPool(2, BenchSupport.daemonThreads("bench-ws-"))).build();
   }
 
-  static SeqsyncDevice connect(SeqsyncPeer peer, Peer.Receiver receiver, RawHttpClient http) {
-    SeqsyncDevice device = new SeqsyncDevice(peer, receiver, http, peer.conversations(), peer.fetchers());
-    device.open();
-    device.watchdog.scheduleWithFixedDelay(() -> {
-      try {
-        device.checkAlive();
-      } catch (RuntimeException e) { // one escaping would end the schedule for good
-        device.lastFailure = "watchdog: " + e;
-      }
-    }, 1, 1, TimeUnit.SECONDS);
+  static SeqsyncDevice connect(SeqsyncPeer peer, Peer.Receiver receiver, ApiClient http) {
+    SeqsyncDevice device = new SeqsyncDevice(peer, receiver, http);
+    BenchSupport.daemonThreads("bench-device-").newThread(() -> device.stayConnected(peer.auth(receiver).substring(7)))
+        .start();
     return device;
   }
 
-  private void open() {
-    lastFrame = System.nanoTime(); // the watchdog leaves a socket being opened alone
-    while (!closed) {
-      try {
-        socket = wsClient.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5))
-            .buildAsync(URI.create("ws://127.0.0.1:" + peer.port() + "/v1/stream?access_token=" + auth.substring(7)), this)
-            .get(10, TimeUnit.SECONDS);
-        lastFrame = System.nanoTime();
-        return;
-      } catch (Exception e) {
-        BenchSupport.sleep(500);
-      }
-    }
-  }
-
   // A server that drops the device for not keeping up ends the connection without a close frame;
-  // seen here, the JDK's client then told the listener nothing, and the device waited for good.
-  private void checkAlive() {
-    WebSocket current = socket;
-    long now = System.nanoTime();
-    if (current == null || closed || now - lastFrame < QUIET_NANOS) {
-      return;
-    }
-    if (pingSent < lastFrame) {
-      pingSent = now;
-      current.sendText("{\"type\":\"ping\"}", true);
-    } else if (now - pingSent > PONG_NANOS) {
-      deadSockets.incrementAndGet();
-      current.abort();
-      reconnect(current);
+  // the JDK's client then tells nothing, so a quiet socket is pinged and given up when it stays quiet.
+  private void stayConnected(String token) {
+    while (!closed) {
+      try (StreamClient stream = StreamClient.tapped(ws, peer.port(), token, this::frame)) {
+        lastFrame = System.nanoTime();
+        for (long pingSent = 0; !closed && !stream.isClosed(); BenchSupport.sleep(250)) {
+          long now = System.nanoTime();
+          if (now - lastFrame >= QUIET_NANOS && pingSent < lastFrame) {
+            pingSent = now;
+            stream.trySend("{\"type\":\"ping\"}");
+          } else if (now - lastFrame >= QUIET_NANOS && now - pingSent > PONG_NANOS) {
+            deadSockets.incrementAndGet();
+            break;
+          }
+        }
+      } catch (RuntimeException refused) {
+        lastFailure = "connect: " + refused.getMessage();
+      }
+      BenchSupport.sleep(500);
     }
   }
 
-  @Override
-  public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+  private void frame(JsonNode frame) {
     long now = System.nanoTime();
     lastFrame = now;
-    partial.append(data);
-    if (last) {
-      try {
-        JsonNode frame = SeqsyncPeer.JSON.readTree(partial.toString());
-        switch (frame.path("type").asText()) {
-          case "message" -> hold(frame.path("message"), now);
-          case "sync" -> {
-            handshakes.incrementAndGet();
-            frame.path("conversations").forEach(conversation -> gapFetchers.execute(() -> fetchGap(conversation)));
-          }
-          default -> { }
-        }
-      } catch (java.io.IOException e) {
-        // not a frame of the API: ignored
+    switch (frame.path("type").asText()) {
+      case "message" -> hold(frame.path("message"), now);
+      case "sync" -> {
+        handshakes.incrementAndGet();
+        frame.path("conversations").forEach(conversation -> gapFetchers.execute(() -> fetchGap(conversation)));
       }
-      partial.setLength(0);
+      default -> { }
     }
-    webSocket.request(1);
-    return null;
   }
 
   private void hold(JsonNode message, long now) {
@@ -160,7 +116,7 @@ final class SeqsyncDevice implements WebSocket.Listener, AutoCloseable {
         return;
       }
       try {
-        fetchAfter(http, auth, convId, missing - 1, this);
+        fetchAfter(http, convId, missing - 1, this);
         return;
       } catch (Exception e) {
         pagesFailed.incrementAndGet();
@@ -178,17 +134,16 @@ final class SeqsyncDevice implements WebSocket.Listener, AutoCloseable {
   }
 
   /** Pages {@code convId} from after {@code seq} to its end, recording each message (into {@code device} too, if any). */
-  static void fetchAfter(RawHttpClient http, String auth, String convId, long seq, SeqsyncDevice device) throws Exception {
+  static void fetchAfter(ApiClient http, String convId, long seq, SeqsyncDevice device) {
     long after = seq;
     boolean more = true;
     while (more) {
-      RawHttpClient.Response page = http.send(RawHttpClient.get("/v1/conversations/" + convId + "/messages?after=" + after
-          + "&limit=50", auth)).get(30, TimeUnit.SECONDS);
+      ApiClient.Response page = http.get("/v1/conversations/" + convId + "/messages?after=" + after + "&limit=50");
       long now = System.nanoTime();
       if (page.status() != 200) {
-        throw new IllegalStateException("GET " + convId + " after " + after + ": " + page.status() + " " + new String(page.body()));
+        throw new IllegalStateException("GET " + convId + " after " + after + ": " + page.status() + " " + page.body());
       }
-      JsonNode body = SeqsyncPeer.json(page.body());
+      JsonNode body = page.body();
       for (JsonNode message : body.path("messages")) {
         if (device != null) {
           device.hold(message, now);
@@ -203,37 +158,8 @@ final class SeqsyncDevice implements WebSocket.Listener, AutoCloseable {
   }
 
   @Override
-  public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
-    reconnect(webSocket);
-    return null;
-  }
-
-  @Override
-  public void onError(WebSocket webSocket, Throwable error) {
-    reconnect(webSocket);
-  }
-
-  // Once per socket that ended, whichever of onClose, onError and the watchdog told (or all of them).
-  private void reconnect(WebSocket ended) {
-    if (!closed) {
-      reconnector.execute(() -> {
-        if (socket == ended) {
-          partial.setLength(0);
-          open();
-        }
-      });
-    }
-  }
-
-  @Override
   public void close() {
     closed = true;
-    WebSocket current = socket;
-    if (current != null) {
-      current.abort();
-    }
-    watchdog.shutdownNow();
-    reconnector.shutdownNow();
     gapFetchers.shutdownNow();
   }
 }

@@ -1,17 +1,17 @@
 package io.seqsync.bench.peer;
 
-import io.seqsync.config.LimitsSettings;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.seqsync.bench.BenchSupport;
-import io.seqsync.bench.http.RawHttpClient;
+import io.seqsync.bench.Cpu;
+import io.seqsync.config.LimitsSettings;
 import io.seqsync.ingress.auth.Tokens;
-import java.io.IOException;
+import io.seqsync.testkit.ApiClient;
+import io.seqsync.testkit.AppLauncher;
+import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -28,8 +28,6 @@ import java.util.function.Consumer;
  * {@code /v1/stream} WebSocket that pulls what it missed ({@link SeqsyncDevice}).
  */
 final class SeqsyncPeer implements Peer {
-  static final ObjectMapper JSON = new ObjectMapper();
-  private static final long REQUEST_TIMEOUT = TimeUnit.SECONDS.toNanos(10);
   private static final int FIRST_SENDER = 1_000;
 
   private final PeerOptions options;
@@ -37,24 +35,35 @@ final class SeqsyncPeer implements Peer {
   // A secret of the run's own: the app refuses the development secret next to a PostgreSQL it did not start.
   private final String secret = "bench-peer-" + java.util.UUID.randomUUID() + java.util.UUID.randomUUID();
   private final Tokens tokens = new Tokens(secret);
-  private final String[] senderAuth;
-  private final RawHttpClient http;
-  private final ServerCpu cpu;
+  private final ApiClient[] senders;
+  private final ApiClient http;
   private final PeerDatabase database;
-  private volatile Process process;
+  private final AppLauncher app;
   private volatile SeqsyncDevice device;
 
   SeqsyncPeer(PeerOptions options) {
     this.options = options;
     this.dataDir = options.dir().resolve("seqsync");
-    this.senderAuth = new String[options.conversations()];
-    for (int k = 0; k < senderAuth.length; k++) {
-      senderAuth[k] = "Bearer " + tokens.mint(FIRST_SENDER + k, "bench", Duration.ofHours(6));
+    HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+        .executor(Executors.newFixedThreadPool(2, BenchSupport.daemonThreads("bench-peer-http-"))).build();
+    this.http = new ApiClient(client, "http://127.0.0.1:" + options.seqsyncPorts().http(), null, Duration.ofSeconds(10));
+    this.senders = new ApiClient[options.conversations()];
+    for (int k = 0; k < senders.length; k++) {
+      senders[k] = http.as(tokens.mint(FIRST_SENDER + k, "bench", Duration.ofHours(6)));
     }
-    this.http = new RawHttpClient(options.seqsyncPorts().http(), REQUEST_TIMEOUT);
     this.database = new PeerDatabase(options.seqsyncDatabase());
-    // Its PostgreSQL backends' command lines name the database.
-    this.cpu = new ServerCpu(() -> process == null ? -1 : process.pid(), " " + options.seqsyncDatabase() + " ");
+    PeerOptions.Ports ports = options.seqsyncPorts();
+    Map<String, String> env = new HashMap<>(LimitsSettings.raisedToAsEnvironment(100_000));
+    env.putAll(Map.of("SEQSYNC_DATA_DIR", dataDir.toString(), "SEQSYNC_AUTH_SECRET", secret,
+        "SEQSYNC_HTTP_HOST", "127.0.0.1", "SEQSYNC_HTTP_PORT", Integer.toString(ports.http()),
+        "SEQSYNC_KAFKA_EMBEDDED_PORT", Integer.toString(ports.kafka()),
+        // The machine's PostgreSQL, as ejabberd's: fsync on, each commit flushed (the embedded one runs without fsync).
+        "SEQSYNC_POSTGRES_JDBC_URL", database.jdbcUrl(), "SEQSYNC_POSTGRES_USER", "postgres",
+        "SEQSYNC_REDIS_EMBEDDED_PORT", Integer.toString(ports.redis()),
+        // One device pages 100,000 messages in 2,000 pages: above the default bucket the catch-up
+        // would measure the rate limit. The bucket is still checked on every page.
+        "SEQSYNC_FETCH_RATE", "100000", "SEQSYNC_FETCH_BURST", "100000"));
+    this.app = new AppLauncher(options.appJar(), "3g", env, options.dir().resolve("seqsync-app.log"));
   }
 
   @Override
@@ -96,72 +105,26 @@ final class SeqsyncPeer implements Peer {
   }
 
   @Override
-  public void start() throws Exception {
-    PeerOptions.Ports ports = options.seqsyncPorts();
-    List<String> command = new ArrayList<>(List.of("java", "@scripts/jvm.options", "-Xmx3g"));
-    // e.g. -XX:StartFlightRecording=filename=app.jfr to profile the app (scripts/bench-peer: BENCH_APP_JAVA_OPTS).
-    String extra = System.getProperty("bench.app-java-opts", "").trim();
-    if (!extra.isEmpty()) {
-      command.addAll(List.of(extra.split("\\s+")));
-    }
-    command.addAll(List.of("-jar", options.appJar().toString()));
-    ProcessBuilder builder = new ProcessBuilder(command);
-    Map<String, String> env = builder.environment();
-    env.put("SEQSYNC_DATA_DIR", dataDir.toString());
-    env.put("SEQSYNC_AUTH_SECRET", secret);
-    env.put("SEQSYNC_HTTP_HOST", "127.0.0.1");
-    env.put("SEQSYNC_HTTP_PORT", Integer.toString(ports.http()));
-    env.put("SEQSYNC_KAFKA_EMBEDDED_PORT", Integer.toString(ports.kafka()));
-    // The machine's PostgreSQL, as ejabberd's: fsync on, each commit flushed (the embedded one runs without fsync).
-    env.put("SEQSYNC_POSTGRES_JDBC_URL", jdbcUrl());
-    env.put("SEQSYNC_POSTGRES_USER", "postgres");
-    env.put("SEQSYNC_REDIS_EMBEDDED_PORT", Integer.toString(ports.redis()));
-    // One device pages 100,000 messages in 2,000 pages: above the default bucket (50/s) the
-    // catch-up would measure the rate limit. The bucket is still checked on every page.
-    env.put("SEQSYNC_FETCH_RATE", "100000");
-    env.put("SEQSYNC_FETCH_BURST", "100000");
-    env.putAll(LimitsSettings.raisedToAsEnvironment(100_000)); // and its sends, likewise
-    builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(
-        options.dir().resolve("seqsync-app.log").toFile()));
-    process = builder.start();
+  public void start() {
     // A restart after a kill restores the sequencer's stores from their changelogs: minutes on a busy machine.
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(8);
-    while (!ready()) {
-      if (!process.isAlive()) {
-        throw new IllegalStateException("seqsync exited with " + process.exitValue() + "; see "
-            + options.dir().resolve("seqsync-app.log"));
-      }
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("seqsync did not become ready within 8 minutes");
-      }
-      BenchSupport.sleep(250);
-    }
-  }
-
-  private boolean ready() {
-    try {
-      RawHttpClient.Response health = http.send(RawHttpClient.get("/health", "Bearer -")).get(5, TimeUnit.SECONDS);
-      return health.status() == 200 && JSON.readTree(health.body()).path("checks").path("replies").asText().equals("up");
-    } catch (Exception e) {
-      return false;
-    }
+    app.start().awaitHealthy(port(), Duration.ofMinutes(8),
+        health -> health.body().path("checks").path("replies").asText().equals("up"));
   }
 
   @Override
   public void kill() {
-    process.destroyForcibly();
-    Peer.awaitExit(process);
+    app.kill();
   }
 
   @Override
   public double cpuSeconds() {
-    return cpu.seconds();
+    // Its PostgreSQL backends' command lines name the database.
+    return app.pid() < 0 ? 0 : Cpu.treeNanos(app.pid(), " " + options.seqsyncDatabase() + " ") / 1e9;
   }
 
   @Override
   public void send(Receiver receiver, int k, String id, String text, Consumer<Boolean> done) {
-    ObjectNode body = JSON.createObjectNode().put("clientMsgId", id).put("type", "text").put("content", text);
-    http.send(RawHttpClient.post("/v1/conversations/" + convId(receiver, k) + "/messages", senderAuth[k], body.toString()))
+    senders[k].sendText(convId(receiver, k), id, text)
         .whenComplete((response, error) -> done.accept(error == null && (response.status() == 200 || response.status() == 202)));
   }
 
@@ -185,32 +148,29 @@ final class SeqsyncPeer implements Peer {
 
   @Override
   public CatchUp catchUp(Receiver receiver, Deliveries deliveries) throws Exception {
-    try (RawHttpClient client = new RawHttpClient(port(), REQUEST_TIMEOUT)) {
-      String auth = auth(receiver);
-      long start = System.nanoTime();
-      JsonNode sync = JSON.readTree(client.send(RawHttpClient.post("/v1/sync", auth, "{\"cursors\":{}}"))
-          .get(30, TimeUnit.SECONDS).body());
-      ConcurrentLinkedQueue<String> conversations = new ConcurrentLinkedQueue<>();
-      sync.path("conversations").forEach(conversation -> conversations.add(conversation.path("convId").asText()));
-      ExecutorService fetchers = Executors.newFixedThreadPool(options.fetchers(), BenchSupport.daemonThreads("bench-fetch-"));
-      try {
-        List<Future<?>> running = new ArrayList<>();
-        for (int f = 0; f < options.fetchers(); f++) {
-          running.add(fetchers.submit(() -> {
-            for (String convId = conversations.poll(); convId != null; convId = conversations.poll()) {
-              SeqsyncDevice.fetchAfter(client, auth, convId, 0, null);
-            }
-            return null;
-          }));
-        }
-        for (Future<?> fetcher : running) {
-          fetcher.get(10, TimeUnit.MINUTES);
-        }
-      } finally {
-        fetchers.shutdownNow();
+    ApiClient client = http.as(auth(receiver).substring(7));
+    long start = System.nanoTime();
+    ConcurrentLinkedQueue<String> conversations = new ConcurrentLinkedQueue<>();
+    client.post("/v1/sync", "{\"cursors\":{}}").body().path("conversations")
+        .forEach(conversation -> conversations.add(conversation.path("convId").asText()));
+    ExecutorService fetchers = Executors.newFixedThreadPool(options.fetchers(), BenchSupport.daemonThreads("bench-fetch-"));
+    try {
+      List<Future<?>> running = new ArrayList<>();
+      for (int f = 0; f < options.fetchers(); f++) {
+        running.add(fetchers.submit(() -> {
+          for (String convId = conversations.poll(); convId != null; convId = conversations.poll()) {
+            SeqsyncDevice.fetchAfter(client, convId, 0, null);
+          }
+          return null;
+        }));
       }
-      return new CatchUp((System.nanoTime() - start) / 1e9, client.bytesRead(), client.bytesWritten());
+      for (Future<?> fetcher : running) {
+        fetcher.get(10, TimeUnit.MINUTES);
+      }
+    } finally {
+      fetchers.shutdownNow();
     }
+    return new CatchUp((System.nanoTime() - start) / 1e9);
   }
 
   @Override
@@ -227,20 +187,6 @@ final class SeqsyncPeer implements Peer {
 
   @Override
   public void close() {
-    http.close();
-    if (process != null && process.isAlive()) {
-      process.destroy(); // SIGTERM: the app stops its embedded servers
-      try {
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-          process.destroyForcibly();
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
-  }
-
-  static JsonNode json(byte[] body) throws IOException {
-    return JSON.readTree(body);
+    app.stop(); // SIGTERM: the app stops its embedded servers
   }
 }

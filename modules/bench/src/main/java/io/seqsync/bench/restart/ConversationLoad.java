@@ -1,13 +1,8 @@
 package io.seqsync.bench.restart;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.seqsync.bench.BenchSupport;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
+import io.seqsync.testkit.ApiClient;
+import io.seqsync.testkit.Outbox;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -15,37 +10,29 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Sends to {@code conversations} conversations at about {@code rate} sends/s in all, each
- * conversation's sends one after another; a send not answered 200 (refused, timed out, 202) is sent
- * again with the same clientMsgId until it is, as a client would. Records when each 200 came, so
- * that a restart's gap can be read off, and what each clientMsgId was given, so that the stored
- * conversations can be checked afterwards.
+ * conversation's sends one after another through the outbox (sent again until answered 200).
+ * Records when each 200 came, so that a restart's gap can be read off, and what seq each
+ * clientMsgId was given, so that the stored conversations can be checked afterwards.
  */
 final class ConversationLoad implements AutoCloseable {
-  static final ObjectMapper JSON = new ObjectMapper();
-  private static final long RETRY_PAUSE_MS = 50;
-
+  private final ApiClient api;
+  private final Outbox outbox;
   private final List<String> convs = new ArrayList<>();
-  private final long intervalNanos;
-  private final String auth;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-  private final ExecutorService workers;
-  // clientMsgId -> seq answered, per conversation
   private final Map<String, Map<String, Long>> answered = new ConcurrentHashMap<>();
-  private final AtomicLong lastOkNanos = new AtomicLong();
-  private final AtomicLong failures = new AtomicLong();
-  private volatile int port;
-  private volatile boolean running = true;
-  private volatile long okSinceNanos = Long.MAX_VALUE;
-  private volatile long firstOkSinceNanos;
   private final Map<String, Long> firstOkPerConv = new ConcurrentHashMap<>();
+  private final ExecutorService workers;
+  private final long intervalNanos;
+  private volatile boolean running = true;
+  private volatile long markNanos = Long.MAX_VALUE;
+  private volatile long firstOk;
 
-  ConversationLoad(int port, String auth, int conversations, int rate) {
-    this.port = port;
-    this.auth = auth;
+  ConversationLoad(ApiClient api, int conversations, int rate) {
+    this.api = api;
+    this.outbox = new Outbox(List.of(api), 50);
     this.intervalNanos = 1_000_000_000L * conversations / rate;
     for (int k = 0; k < conversations; k++) {
       String conv = "d:1:" + (1_000 + k);
@@ -56,20 +43,16 @@ final class ConversationLoad implements AutoCloseable {
     convs.forEach(conv -> workers.submit(() -> sendAll(conv)));
   }
 
-  void port(int port) {
-    this.port = port;
-  }
-
   /** From now on, note the first 200 and each conversation's first 200. */
   void markFrom(long nanos) {
     firstOkPerConv.clear();
-    firstOkSinceNanos = 0;
-    okSinceNanos = nanos;
+    firstOk = 0;
+    markNanos = nanos;
   }
 
   /** When the first 200 after the mark came (0: none yet). */
   long firstOk() {
-    return firstOkSinceNanos;
+    return firstOk;
   }
 
   /** When every conversation had a 200 after the mark (0: not yet). */
@@ -83,24 +66,22 @@ final class ConversationLoad implements AutoCloseable {
   }
 
   long failures() {
-    return failures.get();
-  }
-
-  List<String> conversations() {
-    return convs;
-  }
-
-  Map<String, Long> answered(String conv) {
-    return answered.get(conv);
+    return outbox.failures();
   }
 
   private void sendAll(String conv) {
     long next = System.nanoTime();
     for (int i = 1; running; i++) {
-      String clientMsgId = conv + "-" + i;
-      while (running && !send(conv, clientMsgId)) {
-        failures.incrementAndGet();
-        BenchSupport.sleep(RETRY_PAUSE_MS);
+      Outbox.Delivery delivery;
+      try {
+        delivery = outbox.send(conv, conv + "-" + i, "restart bench").join();
+      } catch (RuntimeException closed) {
+        return;
+      }
+      answered.get(conv).put(delivery.clientMsgId(), delivery.seq());
+      if (delivery.stored() >= markNanos) {
+        firstOk = firstOk == 0 ? delivery.stored() : firstOk;
+        firstOkPerConv.putIfAbsent(conv, delivery.stored());
       }
       next += intervalNanos;
       long wait = next - System.nanoTime();
@@ -112,60 +93,22 @@ final class ConversationLoad implements AutoCloseable {
     }
   }
 
-  private boolean send(String conv, String clientMsgId) {
-    String body = "{\"clientMsgId\":\"" + clientMsgId + "\",\"type\":\"text\",\"content\":\"restart bench\"}";
-    HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/conversations/" + conv
-            + "/messages")).timeout(Duration.ofSeconds(3)).header("Authorization", auth)
-        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build();
-    try {
-      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-      if (response.statusCode() != 200) {
-        return false;
-      }
-      long seq = JSON.readTree(response.body()).path("message").path("seq").asLong();
-      Long before = answered.get(conv).put(clientMsgId, seq);
-      if (before != null && before != seq) {
-        throw new IllegalStateException(clientMsgId + " answered seq " + before + " and then " + seq);
-      }
-      long now = System.nanoTime();
-      if (now >= okSinceNanos) {
-        if (firstOkSinceNanos == 0) {
-          firstOkSinceNanos = now;
-        }
-        firstOkPerConv.putIfAbsent(conv, now);
-      }
-      lastOkNanos.set(now);
-      return true;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      running = false;
-      return false;
-    } catch (Exception e) {
-      return false;
-    }
-  }
-
   /**
    * Pages every conversation from seq 1 and checks it: seqs exactly 1..N, each clientMsgId once,
    * each answered clientMsgId stored at the seq it was answered with. Returns the problems found.
    */
-  List<String> verify() throws Exception {
+  List<String> verify() {
     List<String> problems = new ArrayList<>();
     for (String conv : convs) {
       Map<String, Long> stored = new HashMap<>();
       long expected = 1;
-      long after = 0;
-      boolean more = true;
-      while (more) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/conversations/" + conv
-            + "/messages?after=" + after)).timeout(Duration.ofSeconds(10)).header("Authorization", auth).GET().build();
-        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() != 200) {
-          problems.add(conv + ": page after " + after + " answered " + response.statusCode());
+      for (long after = 0; after >= 0; ) {
+        ApiClient.Response page = api.get("/v1/conversations/" + conv + "/messages?after=" + after);
+        if (page.status() != 200) {
+          problems.add(conv + ": page after " + after + " answered " + page.status());
           break;
         }
-        JsonNode page = JSON.readTree(response.body());
-        for (JsonNode message : page.path("messages")) {
+        for (var message : page.body().path("messages")) {
           long seq = message.path("seq").asLong();
           if (seq != expected) {
             problems.add(conv + ": seq " + seq + " where " + expected + " was expected");
@@ -175,8 +118,7 @@ final class ConversationLoad implements AutoCloseable {
             problems.add(conv + ": clientMsgId " + message.path("clientMsgId").asText() + " stored twice");
           }
         }
-        more = page.path("hasMore").asBoolean();
-        after = page.path("nextAfter").asLong();
+        after = page.body().path("hasMore").asBoolean() ? page.body().path("nextAfter").asLong() : -1;
       }
       answered.get(conv).forEach((clientMsgId, seq) -> {
         if (!seq.equals(stored.get(clientMsgId))) {
@@ -191,9 +133,10 @@ final class ConversationLoad implements AutoCloseable {
   @Override
   public void close() {
     running = false;
+    outbox.close();
     workers.shutdown();
     try {
-      workers.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
+      workers.awaitTermination(30, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

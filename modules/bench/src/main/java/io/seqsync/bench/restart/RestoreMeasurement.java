@@ -54,13 +54,13 @@ final class RestoreMeasurement {
 
   private RestoreMeasurement() {}
 
-  static void run(Path dir, long sends) throws Exception {
+  static void run(Path dir, long sends, List<Object> rows) throws Exception {
     if (Files.exists(dir)) {
       BenchSupport.deleteTree(dir);
     }
     Files.createDirectories(dir);
-    System.out.printf("%nsequencer restore, %,d dedup entries (%,d conversations, %d partitions), load average %s%n",
-        sends, CONVERSATIONS, PARTITIONS, BenchSupport.loadAverage());
+    System.err.printf("sequencer restore, %,d dedup entries (%,d conversations, %d partitions)%n", sends, CONVERSATIONS,
+        PARTITIONS);
     try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0)) {
       Map<String, String> env = Map.of("SEQSYNC_KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers(),
           "SEQSYNC_KAFKA_PARTITIONS", Integer.toString(PARTITIONS),
@@ -73,19 +73,19 @@ final class RestoreMeasurement {
       try (ChildJvm sequencer = new ChildJvm(SequencerService.class,
           List.of("-Xmx1g", "-XX:+UseParallelGC", "-Dlogback.configurationFile=" + logging), List.of(), env,
           dir.resolve("sequencer.log"), "sequencer running")) {
-        timedStart(sequencer, "first start, empty state");
+        rows.add(timedStart(sequencer, "first start, empty state", sends));
         long began = System.nanoTime();
         produce(kafka.bootstrapServers(), topics, sends);
         awaitSequenced(kafka.bootstrapServers(), topics, Duration.ofSeconds(300 + sends / 500));
-        System.out.printf("  %,d sends produced and sequenced in %.1f s; state directory %,d MB%n", sends,
+        System.err.printf("  %,d sends produced and sequenced in %.1f s; state directory %,d MB%n", sends,
             RestartBenchmark.seconds(System.nanoTime() - began), megabytes(dir.resolve("sequencer/streams")));
         sequencer.kill();
-        timedStart(sequencer, "after kill -9, state kept");
+        rows.add(timedStart(sequencer, "after kill -9, state kept", sends));
         sequencer.kill();
         BenchSupport.deleteTree(dir.resolve("sequencer/streams"));
-        timedStart(sequencer, "after kill -9, state wiped");
+        rows.add(timedStart(sequencer, "after kill -9, state wiped", sends));
         sequencer.stop(Duration.ofSeconds(60));
-        timedStart(sequencer, "after a clean stop");
+        rows.add(timedStart(sequencer, "after a clean stop", sends));
         sequencer.stop(Duration.ofSeconds(60));
       }
     } finally {
@@ -93,19 +93,18 @@ final class RestoreMeasurement {
     }
   }
 
-  private static void timedStart(ChildJvm sequencer, String what) throws Exception {
+  private static Map<String, Object> timedStart(ChildJvm sequencer, String what, long sends) throws Exception {
     long began = System.nanoTime();
     sequencer.start(Duration.ofMinutes(30));
     double wall = RestartBenchmark.seconds(System.nanoTime() - began);
     Matcher running = RUNNING.matcher(sequencer.log());
-    String streams = "?";
-    String restored = "?";
+    Map<String, Object> row = io.seqsync.bench.Result.row("restore", what, "dedupEntries", sends, "processToRunningS", wall);
     while (running.find()) {
-      streams = String.format("%.1f s", Long.parseLong(running.group(1)) / 1000.0);
-      restored = String.format("%,d", Long.parseLong(running.group(2)));
+      row.put("streamsToRunningS", Long.parseLong(running.group(1)) / 1000.0);
+      row.put("changelogRecordsRestored", Long.parseLong(running.group(2)));
     }
-    System.out.printf("  %-28s process start → RUNNING %6.1f s (Streams start → RUNNING %s), %s changelog records restored,"
-        + " load average %s%n", what, wall, streams, restored, BenchSupport.loadAverage());
+    System.err.println("  " + row);
+    return row;
   }
 
   private static void produce(String bootstrap, Topics topics, long sends) {
