@@ -3,8 +3,8 @@ package io.seqsync.app;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.seqsync.config.PostgresSettings;
 import io.seqsync.config.Redaction;
-import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.ingress.health.DependencyState;
 import io.seqsync.ingress.health.HealthProbe;
 import io.seqsync.store.Database;
@@ -50,7 +50,7 @@ final class ReadReplicas implements AutoCloseable {
   }
 
   /** Opens the configured replicas' pools beside {@code primary} (the requests pool). */
-  static ReadReplicas open(SeqsyncConfig.Postgres postgres, Database primary, MeterRegistry registry) {
+  static ReadReplicas open(PostgresSettings postgres, Database primary, MeterRegistry registry) {
     List<Database> pools = new ArrayList<>();
     List<String> names = new ArrayList<>();
     try {

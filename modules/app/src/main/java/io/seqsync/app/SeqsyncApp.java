@@ -6,7 +6,6 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.config.Endpoints;
 import io.seqsync.events.AttachmentRules;
 import io.seqsync.ingress.attachments.Uploads;
-import io.seqsync.objects.ObjectStore;
 import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.RedisEndpoint;
 import io.seqsync.config.InstanceId;
@@ -62,6 +61,7 @@ import io.seqsync.store.RevocationQueries;
 import io.seqsync.store.ServerRequestQueries;
 import io.seqsync.notifier.webhooks.Webhooks;
 import io.seqsync.store.SyncQueries;
+import io.seqsync.store.replica.ReplicaReads;
 import io.seqsync.store.shard.ShardMap;
 import io.seqsync.store.shard.Shards;
 import java.util.ArrayDeque;
@@ -104,7 +104,8 @@ public final class SeqsyncApp implements AutoCloseable {
 
   private void startComponents(SeqsyncConfig configured) {
     StartupPhases phases = new StartupPhases();
-    endpoints = own(Servers.start(configured)).endpoints();
+    Servers servers = own(Servers.start(configured));
+    endpoints = servers.endpoints();
     phases.done("servers");
     // After the servers: an embedded stack's start holds the data directory's lock, so only this instance names itself there.
     SeqsyncConfig config = InstanceId.applied(configured);
@@ -177,25 +178,25 @@ public final class SeqsyncApp implements AutoCloseable {
     PushHub pushes = own(new PushHub(registry, PushHub.newInstanceId()).subscribe(redisEndpoint));
     replies.onAppended(outcome -> readReplicas.committed().committed(outcome.getConvId(), outcome.getSeq()));
     ConversationQueries conversations = new ConversationQueries(byConversation);
-    IngressStores stores = new IngressStores(new MessageQueries(byConversation), conversations,
+    MessageQueries messages = new MessageQueries(byConversation);
+    SyncQueries sync = new SyncQueries(byConversation, config.fetch().syncPageSize(),
+        config.fetch().syncScreenConversations(), config.fetch().syncScreenBytes());
+    // Read replicas are of one primary: with shards (whose replicas nothing reads yet) every read goes to its shard's primary.
+    ReplicaReads reads = config.postgres().shards().configured() ? ReplicaReads.primaryOnly(messages, sync)
+        : readReplicas.reads(jdbi -> new SyncQueries(jdbi, config.fetch().syncPageSize(),
+            config.fetch().syncScreenConversations(), config.fetch().syncScreenBytes()));
+    IngressStores stores = new IngressStores(messages, conversations,
         new ConversationList(redis, new ConversationIndexRebuild(new IndexSourceQueries(byConversation), index),
             conversations, redisHealth),
         new ArchiveQueries(byConversation, config.archive().readBudget()),
-        new DeliveryQueries(requests.jdbi(), config.delivery().renderTarget()),
-        new SyncQueries(byConversation, config.fetch().syncPageSize(), config.fetch().syncScreenConversations(),
-            config.fetch().syncScreenBytes()), shards.statementTimeouts(),
+        new DeliveryQueries(requests.jdbi(), config.delivery().renderTarget()), sync, shards.statementTimeouts(),
         new RevocationQueries(requests.jdbi()), new GroupQueries(byConversation),
         Optional.of(new RedisLimits(own(RedisClients.connect(redisEndpoint, config.limits().redisTimeout())))),
         new PresenceQueries(byConversation), new ServerRequestQueries(requests.jdbi()),
-        endpoints.objectStore().map(url -> new Uploads(own(ObjectStore.connect(url, config.objectStore())).ensureBucket(),
-            new AttachmentRules(config.sequencer().attachments()))),
+        endpoints.objectStore().map(url -> own(Uploads.connect(url, config.objectStore(),
+            new AttachmentRules(config.sequencer().attachments()), servers::startObjectStore))),
         new PushStores(new PusherQueries(requests.jdbi()), new ListSettingsQueries(byConversation),
-            vapid.map(VapidKeys::publicKey), config.notifications().pushersPerUser()));
-    // Read replicas are of one primary: with shards (whose replicas nothing reads yet) every read goes to its shard's primary.
-    if (!config.postgres().shards().configured()) {
-      stores = stores.withReads(readReplicas.reads(jdbi -> new SyncQueries(jdbi, config.fetch().syncPageSize(),
-          config.fetch().syncScreenConversations(), config.fetch().syncScreenBytes())));
-    }
+            vapid.map(VapidKeys::publicKey), config.notifications().pushersPerUser()), reads);
     vapid.ifPresent(keys -> own(PushNotifications.start(config, kafka, topics, shards.background(), sockets, keys, registry)));
     Liveness liveness = own(Liveness.start(config.presence(), sockets, redis, redisEndpoint, stores.presence(),
         new AccessControl(conversations, stores.messages()), pushes));

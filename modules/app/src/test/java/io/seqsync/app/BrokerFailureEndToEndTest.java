@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.analytics.TopicScan;
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.KafkaConnection;
+import io.seqsync.config.LimitsSettings;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
 import io.seqsync.events.model.Message;
@@ -66,7 +67,7 @@ class BrokerFailureEndToEndTest {
           "postgres.embedded-port", "0", "redis.embedded-port", "0", "http.port", "0",
           "http.reply-budget", "10s", "sequencer.session-timeout", "6s", "auth.secret", SECRET));
       // Sends in a loop from one device: far above a person's limits.
-      settings.putAll(SeqsyncConfig.Limits.raisedTo(EndToEnd.RAISED_LIMITS));
+      settings.putAll(LimitsSettings.raisedTo(EndToEnd.RAISED_LIMITS));
       SeqsyncConfig config = ConfigLoader.of(settings);
       assertThat(config.kafka().minInsyncReplicas()).isEqualTo((short) 2);
       try (SeqsyncApp app = SeqsyncApp.start(config); Admin admin = Admin.create(Map.of("bootstrap.servers",

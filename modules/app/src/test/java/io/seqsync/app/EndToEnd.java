@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.LimitsSettings;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.testkit.ApiClient;
 import java.io.IOException;
@@ -56,7 +57,7 @@ final class EndToEnd {
         "delivery.figures-cache", "0s"));
     // The tests send, ack and connect far faster than people, from a few devices: the limits' own
     // tests set theirs (LimitsEndToEndTest).
-    settings.putAll(SeqsyncConfig.Limits.raisedTo(RAISED_LIMITS));
+    settings.putAll(LimitsSettings.raisedTo(RAISED_LIMITS));
     settings.putAll(overrides);
     return ConfigLoader.of(settings);
   }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.seqsync.config.ConfigLoader;
-import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.config.LimitsSettings;
 import io.seqsync.localstack.LocalRedis;
 import io.seqsync.testkit.ApiClient;
 import java.net.URI;
@@ -62,7 +62,7 @@ class RedisOutageEndToEndTest {
         // Far above a send's usual latency: a 202 here means the outcome did not come, not that it was slow.
         "http.reply-budget", "5s", "kafka.partitions", "3", "auth.secret", SECRET));
     // 100 sends a second from a few devices: far above a person's limits.
-    settings.putAll(SeqsyncConfig.Limits.raisedTo(EndToEnd.RAISED_LIMITS));
+    settings.putAll(LimitsSettings.raisedTo(EndToEnd.RAISED_LIMITS));
     List<String> convs = new ArrayList<>();
     for (int i = 0; i < USERS.length; i++) {
       for (int j = i + 1; j < USERS.length; j++) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.KafkaConnection;
+import io.seqsync.config.LimitsSettings;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
 import io.seqsync.localstack.LocalPostgres;
@@ -173,7 +174,7 @@ class ShardsEndToEndTest {
         "postgres.shards", shards,
         "sync.page-size", "2",
         "sync.screen-conversations", "2"));
-    settings.putAll(SeqsyncConfig.Limits.raisedTo(EndToEnd.RAISED_LIMITS));
+    settings.putAll(LimitsSettings.raisedTo(EndToEnd.RAISED_LIMITS));
     return ConfigLoader.of(settings);
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.LimitsSettings;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.testkit.ApiClient;
 import io.seqsync.testkit.StreamClient;
@@ -49,7 +50,7 @@ class TwoInstancesEndToEndTest {
         "http.port", "0", "http.reply-budget", "10s", "kafka.partitions", "3",
         "sequencer.session-timeout", "6s", "auth.secret", SECRET));
     // One device sends round after round without pause: far above a person's limits.
-    common.putAll(SeqsyncConfig.Limits.raisedTo(EndToEnd.RAISED_LIMITS));
+    common.putAll(LimitsSettings.raisedTo(EndToEnd.RAISED_LIMITS));
     Map<String, String> firstSettings = new HashMap<>(common);
     firstSettings.putAll(Map.of("data-dir", dir.resolve("first").toString(),
         "kafka.embedded-port", "0", "postgres.embedded-port", "0", "redis.embedded-port", "0"));

@@ -2,6 +2,7 @@ package io.seqsync.bench;
 
 import io.seqsync.app.SeqsyncApp;
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.LimitsSettings;
 import io.seqsync.config.SeqsyncConfig;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -17,7 +18,7 @@ public final class InJvmApp {
    * far faster than people; every bucket is still checked, so its cost is in the figures).
    */
   public static SeqsyncConfig config(Path dataDir, Map<String, String> settings) {
-    Map<String, String> all = new HashMap<>(SeqsyncConfig.Limits.raisedTo(100_000));
+    Map<String, String> all = new HashMap<>(LimitsSettings.raisedTo(100_000));
     all.putAll(Map.of("data-dir", dataDir.toString(), "kafka.embedded-port", "0", "postgres.embedded-port", "0",
         "redis.embedded-port", "0", "http.host", "127.0.0.1", "http.port", "0", "fetch.rate", "100000",
         "fetch.burst", "100000"));

@@ -62,16 +62,16 @@ public final class ConfigLoader {
     return new SeqsyncConfig(
         Path.of(string("data-dir", "data")).toAbsolutePath(),
         optional("instance-id"),
-        new SeqsyncConfig.Kafka(
+        new KafkaSettings(
             optional("kafka.bootstrap-servers"),
             string("kafka.topic-prefix", "seqsync."),
             integer("kafka.command-partitions", partitions),
             integer("kafka.event-partitions", partitions),
             replicationFactor,
-            (short) integer("kafka.min-insync-replicas", SeqsyncConfig.Kafka.majorityOf(replicationFactor)),
+            (short) integer("kafka.min-insync-replicas", KafkaSettings.majorityOf(replicationFactor)),
             integer("kafka.embedded-port", 9092),
             kafkaSecurity()),
-        new SeqsyncConfig.Postgres(
+        new PostgresSettings(
             optional("postgres.jdbc-url"), string("postgres.user", "postgres"), string("postgres.password", ""),
             integer("postgres.embedded-port", 15432),
             poolSize, integer("postgres.background-pool-size", 4),
@@ -79,9 +79,9 @@ public final class ConfigLoader {
             commaSeparated("postgres.replica-jdbc-urls"),
             PostgresShards.parse(optional("postgres.shards")),
             Boolean.parseBoolean(string("postgres.embedded-fsync", "false"))),
-        new SeqsyncConfig.Redis(optional("redis.uri"), integer("redis.embedded-port", 16379),
+        new RedisSettings(optional("redis.uri"), integer("redis.embedded-port", 16379),
             keyStore("redis.truststore")),
-        new SeqsyncConfig.Sequencer(
+        new SequencerSettings(
             string("sequencer.application-id", "seqsync-sequencer"),
             duration("sequencer.dedup-window", Duration.ofHours(24)),
             integer("sequencer.stream-threads", 1),
@@ -98,7 +98,7 @@ public final class ConfigLoader {
             // Message actions: how long after sending the sender may edit a message.
             duration("sequencer.edit-window", Duration.ofMinutes(15))),
         // With the development secret anyone can mint tokens: reachable from this machine only, unless asked.
-        new SeqsyncConfig.Http(string("http.host", optional("auth.secret").isEmpty() ? "127.0.0.1" : "0.0.0.0"),
+        new HttpSettings(string("http.host", optional("auth.secret").isEmpty() ? "127.0.0.1" : "0.0.0.0"),
             integer("http.port", 8080),
             duration("http.reply-budget", Duration.ofSeconds(2)),
             // 5 ms, Kafka's default, not 1: 35-49 % fewer produce requests at 1,000 sends/s and mostly lower
@@ -108,31 +108,31 @@ public final class ConfigLoader {
             // Off, as in the ws and Bun servers: permessage-deflate holds a compressor per socket on both
             // ends (docs/benchmarks.md, "Push socket memory").
             bool("http.stream-compression", false)),
-        new SeqsyncConfig.Auth(optional("auth.secret"), duration("auth.demo-token-ttl", Duration.ofDays(30)),
+        new AuthSettings(optional("auth.secret"), duration("auth.demo-token-ttl", Duration.ofDays(30)),
             identityProvider()),
-        new SeqsyncConfig.Projector(string("projector.group-id", "seqsync-projector"), optional("projector.instance-id"),
+        new ProjectorSettings(string("projector.group-id", "seqsync-projector"), optional("projector.instance-id"),
             integer("projector.max-poll-records", 2000), duration("projector.session-timeout", Duration.ofSeconds(45)),
             duration("projector.retry-backoff", Duration.ofSeconds(1))),
-        new SeqsyncConfig.Fetch(integer("fetch.rate", 50), integer("fetch.burst", 200),
+        new FetchSettings(integer("fetch.rate", 50), integer("fetch.burst", 200),
             lane("first-screen", Math.max(1, poolSize / 2), 64, Duration.ofSeconds(2)),
             lane("paging", Math.max(1, poolSize / 8), 16, Duration.ofMillis(500)),
             integer("sync.page-size", 500),
             integer("sync.screen-conversations",
-                Math.min(SeqsyncConfig.Fetch.SYNC_SCREEN_CONVERSATIONS, integer("sync.page-size", 500))),
-            number("sync.screen-bytes", SeqsyncConfig.Fetch.SYNC_SCREEN_BYTES, Long::parseLong, "an integer"),
-            integer("sync.reconnect-rate", SeqsyncConfig.Fetch.SYNC_RECONNECT_RATE)),
-        new SeqsyncConfig.Delivery(string("delivery.group-id", "seqsync-delivery"),
+                Math.min(FetchSettings.SYNC_SCREEN_CONVERSATIONS, integer("sync.page-size", 500))),
+            number("sync.screen-bytes", FetchSettings.SYNC_SCREEN_BYTES, Long::parseLong, "an integer"),
+            integer("sync.reconnect-rate", FetchSettings.SYNC_RECONNECT_RATE)),
+        new DeliverySettings(string("delivery.group-id", "seqsync-delivery"),
             duration("delivery.render-target", Duration.ofSeconds(2)), duration("delivery.figures-cache", Duration.ofSeconds(30))),
-        new SeqsyncConfig.Archive(integer("archive.hot-days", 45), duration("archive.interval", Duration.ofHours(1)),
+        new ArchiveSettings(integer("archive.hot-days", 45), duration("archive.interval", Duration.ofHours(1)),
             duration("archive.read-budget", Duration.ofSeconds(3))),
-        new SeqsyncConfig.Health(integer("health.projector-lag-threshold", 10_000)),
-        limits(), new SeqsyncConfig.Groups(integer("groups.max-added-per-request", 100), integer("groups.max-per-user", 1_000)),
-        new SeqsyncConfig.Presence(duration("presence.socket-ttl", Duration.ofSeconds(30)),
+        new HealthSettings(integer("health.projector-lag-threshold", 10_000)),
+        limits(), new GroupsSettings(integer("groups.max-added-per-request", 100), integer("groups.max-per-user", 1_000)),
+        new PresenceSettings(duration("presence.socket-ttl", Duration.ofSeconds(30)),
             duration("presence.throttle", Duration.ofSeconds(1)), duration("presence.typing-interval", Duration.ofSeconds(2)),
             duration("presence.typing-timeout", Duration.ofSeconds(6))),
         Integrations.load(this::optional),
         objectStore(),
-        new SeqsyncConfig.Notify(bool("notify.enabled", true), duration("notify.coalesce-window", Duration.ofSeconds(2)),
+        new NotifySettings(bool("notify.enabled", true), duration("notify.coalesce-window", Duration.ofSeconds(2)),
             bool("notify.preview", true), integer("notify.max-attempts", 6),
             duration("notify.first-backoff", Duration.ofSeconds(1)), duration("notify.max-backoff", Duration.ofMinutes(5)),
             duration("notify.request-timeout", Duration.ofSeconds(10)), integer("notify.in-flight", 256),
@@ -155,17 +155,17 @@ public final class ConfigLoader {
 
   // A person types at most a few messages a second; the bursts let an outbox or a catch-up
   // (acks of many conversations at once) through without waiting (docs/api.md, "Limits").
-  private SeqsyncConfig.Limits limits() {
-    return new SeqsyncConfig.Limits(rate("send-device", 5, 30), rate("send-user", 10, 60),
+  private LimitsSettings limits() {
+    return new LimitsSettings(rate("send-device", 5, 30), rate("send-user", 10, 60),
         rate("position-device", 20, 200), rate("draft-device", 10, 40), duration("limits.draft.window", Duration.ofSeconds(1)),
         rate("group-user", 1, 20), rate("telemetry-device", 10, 100), rate("frame-socket", 20, 100),
         rate("socket-user", 2, 20), integer("limits.sockets-per-user", 20), duration("limits.redis-timeout", Duration.ofMillis(50)),
         rate("server-service", 100, 1000));
   }
 
-  private SeqsyncConfig.Limits.Rate rate(String name, double perSecond, int burst) {
+  private LimitsSettings.Rate rate(String name, double perSecond, int burst) {
     String prefix = "limits." + name + ".";
-    return new SeqsyncConfig.Limits.Rate(name, decimal(prefix + "rate", perSecond), integer(prefix + "burst", burst));
+    return new LimitsSettings.Rate(name, decimal(prefix + "rate", perSecond), integer(prefix + "burst", burst));
   }
 
   private double decimal(String name, double fallback) {
@@ -185,8 +185,8 @@ public final class ConfigLoader {
   }
 
   // Only with auth.jwks-url; the issuer and audience are then required (the record says so).
-  private Optional<SeqsyncConfig.IdentityProvider> identityProvider() {
-    return optional("auth.jwks-url").map(url -> new SeqsyncConfig.IdentityProvider(uri("auth.jwks-url", url),
+  private Optional<IdentityProviderSettings> identityProvider() {
+    return optional("auth.jwks-url").map(url -> new IdentityProviderSettings(uri("auth.jwks-url", url),
         string("auth.issuer", ""), string("auth.audience", ""), string("auth.user-claim", "sub"),
         string("auth.device-claim", "did"), duration("auth.clock-skew", Duration.ofSeconds(60)),
         string("auth.ops-claim", "ops"), string("auth.ops-role", "seqsync-ops")));
@@ -200,9 +200,9 @@ public final class ConfigLoader {
     }
   }
 
-  private SeqsyncConfig.Fetch.Lane lane(String name, int concurrency, int queue, Duration wait) {
+  private FetchSettings.Lane lane(String name, int concurrency, int queue, Duration wait) {
     String prefix = "fetch." + name + ".";
-    return new SeqsyncConfig.Fetch.Lane(name, integer(prefix + "concurrency", concurrency),
+    return new FetchSettings.Lane(name, integer(prefix + "concurrency", concurrency),
         integer(prefix + "queue", queue), duration(prefix + "wait", wait));
   }
 

@@ -10,6 +10,13 @@ public interface EmbeddedServers {
   interface Running extends AutoCloseable {
     Endpoints endpoints();
 
+    /**
+     * Starts the embedded object store, if it is one and not started yet, and returns once it
+     * serves; its address is in {@link #endpoints} from the start. Most runs (tests, tools, an app
+     * nobody attaches a file to) never call it: each start of it costs seconds of CPU.
+     */
+    void startObjectStore();
+
     /** Stops the embedded servers; the configured ones are not theirs to stop. */
     @Override
     void close();

@@ -11,12 +11,6 @@ import java.util.Set;
 public record Endpoints(String kafkaBootstrapServers, String postgresJdbcUrl, String postgresUser,
     String postgresPassword, String redisUri, String objectStoreUrl) {
 
-  /** Without an object store (null): attachments off, or resolved later. */
-  public Endpoints(String kafkaBootstrapServers, String postgresJdbcUrl, String postgresUser, String postgresPassword,
-      String redisUri) {
-    this(kafkaBootstrapServers, postgresJdbcUrl, postgresUser, postgresPassword, redisUri, null);
-  }
-
   /** The object store's URL (the configured {@code s3.endpoint} or the embedded server's), when there is one. */
   public java.util.Optional<String> objectStore() {
     return java.util.Optional.ofNullable(objectStoreUrl);
@@ -45,7 +39,7 @@ public record Endpoints(String kafkaBootstrapServers, String postgresJdbcUrl, St
    * ({@code embedded}'s fields of configured servers are not read: they may be null).
    */
   public static Endpoints resolve(SeqsyncConfig config, Endpoints embedded) {
-    SeqsyncConfig.Postgres postgres = config.postgres();
+    PostgresSettings postgres = config.postgres();
     boolean embeddedPostgres = postgres.jdbcUrl().isEmpty();
     return new Endpoints(
         config.kafka().bootstrapServers().orElseGet(embedded::kafkaBootstrapServers),

@@ -22,13 +22,13 @@ public record KafkaConnection(String bootstrapServers, Map<String, String> clien
   }
 
   /** The configured Kafka with its security settings, or (none configured) the embedded one at {@code endpoints}, plain. */
-  public static KafkaConnection of(SeqsyncConfig.Kafka config, Endpoints endpoints) {
+  public static KafkaConnection of(KafkaSettings config, Endpoints endpoints) {
     return config.bootstrapServers().isPresent()
         ? configured(config, endpoints.kafkaBootstrapServers()) : plain(endpoints.kafkaBootstrapServers());
   }
 
   /** The servers at {@code bootstrapServers}, reached with {@code config}'s security settings. */
-  public static KafkaConnection configured(SeqsyncConfig.Kafka config, String bootstrapServers) {
+  public static KafkaConnection configured(KafkaSettings config, String bootstrapServers) {
     return new KafkaConnection(bootstrapServers, config.security().clientSettings());
   }
 

@@ -27,7 +27,7 @@ public final class Servers implements AutoCloseable {
   public static Servers start(SeqsyncConfig config) {
     Set<Endpoints.Server> unconfigured = Endpoints.unconfigured(config);
     if (unconfigured.isEmpty()) {
-      return new Servers(Endpoints.resolve(config, new Endpoints(null, null, null, null, null)), Optional.empty());
+      return new Servers(Endpoints.resolve(config, new Endpoints(null, null, null, null, null, null)), Optional.empty());
     }
     EmbeddedServers provider = ServiceLoader.load(EmbeddedServers.class).findFirst().orElseThrow(() -> new ConfigException(
         "no address configured for " + unconfigured + " and this build has no embedded servers (a production build):"
@@ -43,6 +43,11 @@ public final class Servers implements AutoCloseable {
 
   public Endpoints endpoints() {
     return endpoints;
+  }
+
+  /** Makes the object store serve: starts the embedded one on its first call; a configured one is left alone. */
+  public void startObjectStore() {
+    embedded.ifPresent(EmbeddedServers.Running::startObjectStore);
   }
 
   @Override

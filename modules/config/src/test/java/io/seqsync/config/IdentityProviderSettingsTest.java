@@ -23,8 +23,8 @@ class IdentityProviderSettingsTest {
 
   @Test
   void defaultsAndOverrides() {
-    SeqsyncConfig.IdentityProvider defaults = ConfigLoader.of(PROVIDER).auth().identityProvider().orElseThrow();
-    assertThat(defaults).isEqualTo(new SeqsyncConfig.IdentityProvider(
+    IdentityProviderSettings defaults = ConfigLoader.of(PROVIDER).auth().identityProvider().orElseThrow();
+    assertThat(defaults).isEqualTo(new IdentityProviderSettings(
         URI.create("https://idp.example/realms/chat/protocol/openid-connect/certs"), "https://idp.example/realms/chat",
         "seqsync", "sub", "did", Duration.ofSeconds(60), "ops", "seqsync-ops"));
     Map<String, String> environment = Map.of("SEQSYNC_AUTH_JWKS_URL", "http://127.0.0.1:8180/jwks",
@@ -32,7 +32,7 @@ class IdentityProviderSettingsTest {
         "SEQSYNC_AUTH_DEVICE_CLAIM", "device", "SEQSYNC_AUTH_CLOCK_SKEW", "5s",
         "SEQSYNC_AUTH_OPS_CLAIM", "realm_access.roles", "SEQSYNC_AUTH_OPS_ROLE", "chat-ops");
     assertThat(ConfigLoader.load(environment, Optional.empty()).auth().identityProvider()).contains(
-        new SeqsyncConfig.IdentityProvider(URI.create("http://127.0.0.1:8180/jwks"), "iss", "aud", "seqsync_uid", "device",
+        new IdentityProviderSettings(URI.create("http://127.0.0.1:8180/jwks"), "iss", "aud", "seqsync_uid", "device",
             Duration.ofSeconds(5), "realm_access.roles", "chat-ops"));
   }
 

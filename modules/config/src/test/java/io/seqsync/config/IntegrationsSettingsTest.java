@@ -18,7 +18,7 @@ class IntegrationsSettingsTest {
   void noHookAndNoWebhooksByDefault() {
     Integrations integrations = ConfigLoader.of(Map.of()).integrations();
     assertThat(integrations).isEqualTo(new Integrations("service", "seqsync-service", Optional.empty(), Optional.empty()));
-    assertThat(ConfigLoader.of(Map.of()).limits().serverService()).isEqualTo(new SeqsyncConfig.Limits.Rate("server-service", 100, 1000));
+    assertThat(ConfigLoader.of(Map.of()).limits().serverService()).isEqualTo(new LimitsSettings.Rate("server-service", 100, 1000));
   }
 
   @Test

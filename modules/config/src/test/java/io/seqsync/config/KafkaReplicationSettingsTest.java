@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class KafkaReplicationSettingsTest {
   @Test
   void theEmbeddedSingleBrokerNeedsOneReplica() {
-    SeqsyncConfig.Kafka kafka = ConfigLoader.of(Map.of()).kafka();
+    KafkaSettings kafka = ConfigLoader.of(Map.of()).kafka();
     assertThat(kafka.replicationFactor()).isEqualTo((short) 1);
     assertThat(kafka.minInsyncReplicas()).isEqualTo((short) 1);
   }

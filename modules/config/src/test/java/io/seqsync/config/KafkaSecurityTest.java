@@ -12,7 +12,7 @@ class KafkaSecurityTest {
   void plaintextAddsNothingAndAnEmbeddedBrokerIsAlwaysPlain() {
     assertThat(ConfigLoader.of(Map.of()).kafka().security().clientSettings()).isEmpty();
     SeqsyncConfig secured = ConfigLoader.of(Map.of("kafka.security-protocol", "SSL"));
-    Endpoints embedded = new Endpoints("127.0.0.1:9092", null, null, null, null);
+    Endpoints embedded = new Endpoints("127.0.0.1:9092", null, null, null, null, null);
     assertThat(KafkaConnection.of(secured.kafka(), embedded)).isEqualTo(KafkaConnection.plain("127.0.0.1:9092"));
   }
 
@@ -29,7 +29,7 @@ class KafkaSecurityTest {
         "kafka.sasl-username", "seqsync-app",
         "kafka.sasl-password", "pa\"ss"));
     KafkaConnection connection = KafkaConnection.of(config.kafka(), Endpoints.resolve(config,
-        new Endpoints(null, null, null, null, null)));
+        new Endpoints(null, null, null, null, null, null)));
     assertThat(connection.with(Map.of("client.id", "x"))).containsAllEntriesOf(Map.of(
         "bootstrap.servers", "k1:9093",
         "client.id", "x",

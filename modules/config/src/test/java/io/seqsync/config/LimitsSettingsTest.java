@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 class LimitsSettingsTest {
   @Test
   void defaultsFitAPerson() {
-    SeqsyncConfig.Limits limits = ConfigLoader.of(Map.of()).limits();
-    assertThat(limits.sendDevice()).isEqualTo(new SeqsyncConfig.Limits.Rate("send-device", 5, 30));
-    assertThat(limits.sendUser()).isEqualTo(new SeqsyncConfig.Limits.Rate("send-user", 10, 60));
+    LimitsSettings limits = ConfigLoader.of(Map.of()).limits();
+    assertThat(limits.sendDevice()).isEqualTo(new LimitsSettings.Rate("send-device", 5, 30));
+    assertThat(limits.sendUser()).isEqualTo(new LimitsSettings.Rate("send-user", 10, 60));
     assertThat(limits.draftWindow()).isEqualTo(Duration.ofSeconds(1));
     assertThat(limits.socketsPerUser()).isEqualTo(20);
     assertThat(limits.redisTimeout()).isEqualTo(Duration.ofMillis(50));
@@ -22,22 +22,22 @@ class LimitsSettingsTest {
 
   @Test
   void theEnvironmentSetsThemAndRatesTakeFractions() {
-    SeqsyncConfig.Limits limits = ConfigLoader.load(Map.of("SEQSYNC_LIMITS_GROUP_USER_RATE", "0.5",
+    LimitsSettings limits = ConfigLoader.load(Map.of("SEQSYNC_LIMITS_GROUP_USER_RATE", "0.5",
         "SEQSYNC_LIMITS_GROUP_USER_BURST", "4", "SEQSYNC_LIMITS_SOCKETS_PER_USER", "3",
         "SEQSYNC_LIMITS_DRAFT_WINDOW", "250ms"), Optional.empty()).limits();
-    assertThat(limits.groupUser()).isEqualTo(new SeqsyncConfig.Limits.Rate("group-user", 0.5, 4));
+    assertThat(limits.groupUser()).isEqualTo(new LimitsSettings.Rate("group-user", 0.5, 4));
     assertThat(limits.socketsPerUser()).isEqualTo(3);
     assertThat(limits.draftWindow()).isEqualTo(Duration.ofMillis(250));
   }
 
   @Test
   void raisedToNamesEveryBucketAsPropertiesAndAsEnvironment() {
-    SeqsyncConfig.Limits raised = ConfigLoader.of(SeqsyncConfig.Limits.raisedTo(1000)).limits();
+    LimitsSettings raised = ConfigLoader.of(LimitsSettings.raisedTo(1000)).limits();
     assertThat(raised.frameSocket().perSecond()).isEqualTo(1000);
     assertThat(raised.socketUser().burst()).isEqualTo(1000);
     assertThat(raised.socketsPerUser()).isEqualTo(1000);
-    SeqsyncConfig.Limits fromEnvironment =
-        ConfigLoader.load(SeqsyncConfig.Limits.raisedToAsEnvironment(1000), Optional.empty()).limits();
+    LimitsSettings fromEnvironment =
+        ConfigLoader.load(LimitsSettings.raisedToAsEnvironment(1000), Optional.empty()).limits();
     assertThat(fromEnvironment).isEqualTo(raised);
   }
 

@@ -14,14 +14,14 @@ class PostgresShardsSettingsTest {
 
   @Test
   void absentIsOneDatabaseForEveryPartition() {
-    SeqsyncConfig.Postgres postgres = ConfigLoader.of(Map.of("postgres.jdbc-url", H1)).postgres();
+    PostgresSettings postgres = ConfigLoader.of(Map.of("postgres.jdbc-url", H1)).postgres();
     assertThat(postgres.shards().configured()).isFalse();
     assertThat(postgres.shards().urlOfPartition(3, H1)).containsExactly(H1, H1, H1);
   }
 
   @Test
   void rangesMapPartitionsAndTheFirstIsHome() {
-    SeqsyncConfig.Postgres postgres = ConfigLoader.of(Map.of("kafka.partitions", "6",
+    PostgresSettings postgres = ConfigLoader.of(Map.of("kafka.partitions", "6",
         "postgres.shards", "4-5=" + H2 + ", 0-3=" + H1)).postgres();
     assertThat(postgres.shards().ranges()).containsExactly(new PostgresShards.Range(0, 3, H1),
         new PostgresShards.Range(4, 5, H2));

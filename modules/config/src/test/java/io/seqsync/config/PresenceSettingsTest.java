@@ -12,16 +12,16 @@ import org.junit.jupiter.api.Test;
 class PresenceSettingsTest {
   @Test
   void defaults() {
-    assertThat(ConfigLoader.of(Map.of()).presence()).isEqualTo(new SeqsyncConfig.Presence(Duration.ofSeconds(30),
+    assertThat(ConfigLoader.of(Map.of()).presence()).isEqualTo(new PresenceSettings(Duration.ofSeconds(30),
         Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(6)));
   }
 
   @Test
   void theEnvironmentSetsThem() {
-    SeqsyncConfig.Presence presence = ConfigLoader.load(Map.of("SEQSYNC_PRESENCE_SOCKET_TTL", "1m",
+    PresenceSettings presence = ConfigLoader.load(Map.of("SEQSYNC_PRESENCE_SOCKET_TTL", "1m",
         "SEQSYNC_PRESENCE_THROTTLE", "300ms", "SEQSYNC_PRESENCE_TYPING_INTERVAL", "1s",
         "SEQSYNC_PRESENCE_TYPING_TIMEOUT", "3s"), Optional.empty()).presence();
-    assertThat(presence).isEqualTo(new SeqsyncConfig.Presence(Duration.ofMinutes(1), Duration.ofMillis(300),
+    assertThat(presence).isEqualTo(new PresenceSettings(Duration.ofMinutes(1), Duration.ofMillis(300),
         Duration.ofSeconds(1), Duration.ofSeconds(3)));
   }
 

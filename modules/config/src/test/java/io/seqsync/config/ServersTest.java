@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
  */
 class ServersTest {
   private static final Endpoints EMBEDDED = new Endpoints("127.0.0.1:9092", "jdbc:postgresql://127.0.0.1:15432/postgres",
-      "postgres", "", "redis://127.0.0.1:16379");
+      "postgres", "", "redis://127.0.0.1:16379", null);
 
   @Test
   void eachConfiguredServerIsUsedAndEachOtherIsTheEmbeddedOne() {
@@ -21,7 +21,7 @@ class ServersTest {
 
     assertThat(Endpoints.unconfigured(config)).containsExactlyInAnyOrder(Endpoints.Server.KAFKA, Endpoints.Server.REDIS);
     assertThat(Endpoints.resolve(config, EMBEDDED)).isEqualTo(new Endpoints("127.0.0.1:9092",
-        "jdbc:postgresql://db:5432/seqsync", "seqsync", "secret", "redis://127.0.0.1:16379"));
+        "jdbc:postgresql://db:5432/seqsync", "seqsync", "secret", "redis://127.0.0.1:16379", null));
   }
 
   @Test
@@ -39,7 +39,7 @@ class ServersTest {
 
     try (Servers servers = Servers.start(config)) {
       assertThat(servers.endpoints()).isEqualTo(new Endpoints("kafka:9092", "jdbc:postgresql://db:5432/seqsync",
-          "postgres", "", "redis://cache:6379"));
+          "postgres", "", "redis://cache:6379", null));
     }
   }
 

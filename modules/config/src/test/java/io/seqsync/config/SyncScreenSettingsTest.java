@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class SyncScreenSettingsTest {
   @Test
   void defaults() {
-    SeqsyncConfig.Fetch fetch = ConfigLoader.of(Map.of()).fetch();
+    FetchSettings fetch = ConfigLoader.of(Map.of()).fetch();
     assertThat(fetch.syncScreenConversations()).isEqualTo(100);
     assertThat(fetch.syncScreenBytes()).isEqualTo(1 << 20);
     assertThat(fetch.syncReconnectRate()).isEqualTo(2_000);
@@ -23,7 +23,7 @@ class SyncScreenSettingsTest {
 
   @Test
   void setValuesAreTaken() {
-    SeqsyncConfig.Fetch fetch = ConfigLoader.of(Map.of("sync.screen-conversations", "0", "sync.screen-bytes", "4096",
+    FetchSettings fetch = ConfigLoader.of(Map.of("sync.screen-conversations", "0", "sync.screen-bytes", "4096",
         "sync.reconnect-rate", "500")).fetch();
     assertThat(fetch.syncScreenConversations()).isZero();
     assertThat(fetch.syncScreenBytes()).isEqualTo(4096);

@@ -1,6 +1,6 @@
 package io.seqsync.events;
 
-import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.config.KafkaSettings;
 import io.seqsync.events.model.Announcement;
 import io.seqsync.events.model.Command;
 import io.seqsync.events.model.DeliveryReport;
@@ -54,7 +54,7 @@ public final class Topics {
         with(durability, "retention.ms", HOUR_MS));
   }
 
-  public static Topics from(SeqsyncConfig.Kafka kafka) {
+  public static Topics from(KafkaSettings kafka) {
     return new Topics(kafka.topicPrefix(), kafka.commandPartitions(), kafka.minInsyncReplicas());
   }
 

@@ -10,6 +10,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.ingress.api.AccessControl;
 import io.seqsync.ingress.attachments.AttachmentEndpoints;
 import io.seqsync.ingress.attachments.SendAttachments;
+import io.seqsync.ingress.attachments.Uploads;
 import io.seqsync.ingress.api.ArchiveEndpoint;
 import io.seqsync.ingress.api.BlockEndpoints;
 import io.seqsync.ingress.api.ConversationListEndpoint;
@@ -174,7 +175,7 @@ public final class IngressApp implements AutoCloseable {
         new DeliveryEndpoints(access, publisher, commands.telemetry(), stores.delivery(), settings.deliveryCache(),
             Clock.systemUTC());
     ArchiveEndpoint archive = new ArchiveEndpoint(access, stores.archive());
-    WebClientFiles webClient = new WebClientFiles(stores.uploads().map(uploads -> uploads.store().origin()));
+    WebClientFiles webClient = new WebClientFiles(stores.uploads().map(Uploads::origin));
     this.revocations = new Revocations(stores.revocations(), REVOCATION_POLL);
     this.erasure = new UserEraseEndpoint(revocations, Clock.systemUTC());
     Authentication authentication = new Authentication(identity.tokens(), revocations);

@@ -1,6 +1,9 @@
 package io.seqsync.ingress;
 
+import io.seqsync.config.FetchSettings;
+import io.seqsync.config.GroupsSettings;
 import io.seqsync.config.Integrations;
+import io.seqsync.config.LimitsSettings;
 import io.seqsync.config.SeqsyncConfig;
 import java.time.Duration;
 
@@ -15,18 +18,8 @@ import java.time.Duration;
  * ({@code groups.*}); the pre-send hook and service tokens ({@code hooks.pre-send.*}, {@code auth.service-*}).
  */
 public record IngressSettings(String host, int port, Duration replyBudget, int maxContentBytes, int maxGroupMembers,
-    SeqsyncConfig.Fetch fetch, boolean streamCompression, Duration deliveryCache, SeqsyncConfig.Limits limits,
-    SeqsyncConfig.Groups groups, Integrations integrations, Duration editWindow) {
-  /** Message actions: the edit window of {@code sequencer.edit-window}'s default. */
-  public static final Duration DEFAULT_EDIT_WINDOW = Duration.ofMinutes(15);
-
-  public IngressSettings(String host, int port, Duration replyBudget, int maxContentBytes, int maxGroupMembers,
-      SeqsyncConfig.Fetch fetch, boolean streamCompression, Duration deliveryCache, SeqsyncConfig.Limits limits,
-      SeqsyncConfig.Groups groups, Integrations integrations) {
-    this(host, port, replyBudget, maxContentBytes, maxGroupMembers, fetch, streamCompression, deliveryCache, limits,
-        groups, integrations, DEFAULT_EDIT_WINDOW);
-  }
-
+    FetchSettings fetch, boolean streamCompression, Duration deliveryCache, LimitsSettings limits,
+    GroupsSettings groups, Integrations integrations, Duration editWindow) {
   public IngressSettings {
     if (port < 0 || port > 65535 || replyBudget.isNegative() || maxContentBytes <= 0 || maxGroupMembers < 2
         || deliveryCache.isNegative()) {

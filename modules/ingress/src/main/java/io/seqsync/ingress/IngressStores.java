@@ -30,29 +30,4 @@ public record IngressStores(MessageQueries messages, ConversationQueries convers
     ArchiveQueries archive, DeliveryQueries delivery, SyncQueries sync, StatementTimeouts statementTimeouts,
     RevocationQueries revocations, GroupQueries groups, Optional<RedisLimits> limits,
     PresenceQueries presence, ServerRequestQueries serverRequests, Optional<Uploads> uploads, PushStores push,
-    ReplicaReads reads) {
-
-  /** Every read on the primary. */
-  public IngressStores(MessageQueries messages, ConversationQueries conversations, ConversationList list,
-      ArchiveQueries archive, DeliveryQueries delivery, SyncQueries sync, StatementTimeouts statementTimeouts,
-      RevocationQueries revocations, GroupQueries groups, Optional<RedisLimits> limits, PresenceQueries presence,
-      ServerRequestQueries serverRequests, Optional<Uploads> uploads, PushStores push) {
-    this(messages, conversations, list, archive, delivery, sync, statementTimeouts, revocations, groups, limits,
-        presence, serverRequests, uploads, push, ReplicaReads.primaryOnly(messages, sync));
-  }
-
-  /** These stores with pages and handshakes read through {@code routed}. */
-  public IngressStores withReads(ReplicaReads routed) {
-    return new IngressStores(messages, conversations, list, archive, delivery, sync, statementTimeouts, revocations,
-        groups, limits, presence, serverRequests, uploads, push, routed);
-  }
-
-  /** Without an object store: attachments off. */
-  public IngressStores(MessageQueries messages, ConversationQueries conversations, ConversationList list,
-      ArchiveQueries archive, DeliveryQueries delivery, SyncQueries sync, StatementTimeouts statementTimeouts,
-      RevocationQueries revocations, GroupQueries groups, Optional<RedisLimits> limits, PresenceQueries presence,
-      ServerRequestQueries serverRequests, PushStores push) {
-    this(messages, conversations, list, archive, delivery, sync, statementTimeouts, revocations, groups, limits,
-        presence, serverRequests, Optional.empty(), push);
-  }
-}
+    ReplicaReads reads) {}

@@ -15,6 +15,7 @@ import io.seqsync.ingress.http.Json;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.MessageQueries;
 import io.seqsync.store.StoredMessage;
+import io.seqsync.store.replica.Routed;
 import java.io.ByteArrayInputStream;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -203,7 +204,7 @@ class FetchApiTest {
   void pagesAreExactlyWhatTheMapperMakesOfThePage() throws Exception {
     test.rows.message(CONV, 121, 121_000, 1, "text", "h\u00e9llo \u4f60\u597d \ud83d\ude00 \"q\" \\ \n \u2028")
         .recalled(CONV, 119);
-    FetchService service = new FetchService(new MessageQueries(test.database.jdbi()),
+    FetchService service = new FetchService(Routed.primaryOnly(new MessageQueries(test.database.jdbi())),
         new ConversationQueries(test.database.jdbi()), new SyncDepth(new SimpleMeterRegistry(), System::nanoTime));
 
     for (String query : List.of("?after=100", "?last=5", "?before=3", "?after=500", "?after=200&until=300")) {

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.seqsync.config.ConfigException;
 import io.seqsync.config.ConfigLoader;
-import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.config.FetchSettings;
 import io.seqsync.ingress.api.Lane;
 import java.time.Duration;
 import java.util.Map;
@@ -16,20 +16,20 @@ import org.junit.jupiter.api.Test;
 class FetchSettingsTest {
   @Test
   void lanesDefaultToSharesOfThePool() {
-    SeqsyncConfig.Fetch defaults = ConfigLoader.of(Map.of()).fetch();
+    FetchSettings defaults = ConfigLoader.of(Map.of()).fetch();
     assertThat(defaults.ratePerSecond()).isEqualTo(50);
     assertThat(defaults.burst()).isEqualTo(200);
-    assertThat(defaults.firstScreen()).isEqualTo(new SeqsyncConfig.Fetch.Lane("first-screen", 8, 64, Duration.ofSeconds(2)));
-    assertThat(defaults.paging()).isEqualTo(new SeqsyncConfig.Fetch.Lane("paging", 2, 16, Duration.ofMillis(500)));
+    assertThat(defaults.firstScreen()).isEqualTo(new FetchSettings.Lane("first-screen", 8, 64, Duration.ofSeconds(2)));
+    assertThat(defaults.paging()).isEqualTo(new FetchSettings.Lane("paging", 2, 16, Duration.ofMillis(500)));
 
-    SeqsyncConfig.Fetch small = ConfigLoader.of(Map.of("postgres.pool-size", "3")).fetch();
+    FetchSettings small = ConfigLoader.of(Map.of("postgres.pool-size", "3")).fetch();
     assertThat(small.firstScreen().concurrency()).isEqualTo(1);
     assertThat(small.paging().concurrency()).isEqualTo(1);
   }
 
   @Test
   void environmentVariablesSetEachLane() {
-    SeqsyncConfig.Fetch fetch = ConfigLoader.load(Map.of("SEQSYNC_FETCH_PAGING_CONCURRENCY", "3",
+    FetchSettings fetch = ConfigLoader.load(Map.of("SEQSYNC_FETCH_PAGING_CONCURRENCY", "3",
         "SEQSYNC_FETCH_FIRST_SCREEN_QUEUE", "10", "SEQSYNC_FETCH_PAGING_WAIT", "1s", "SEQSYNC_FETCH_RATE", "7"),
         Optional.empty()).fetch();
     assertThat(fetch.paging().concurrency()).isEqualTo(3);

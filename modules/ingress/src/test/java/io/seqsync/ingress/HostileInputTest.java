@@ -108,7 +108,7 @@ class HostileInputTest {
     objects = LocalS3.start(dir.resolve("s3"), 0, ObjectStoreSettings.EMBEDDED_ACCESS_KEY, ObjectStoreSettings.EMBEDDED_SECRET_KEY);
     store = ObjectStore.connect(objects.url(), config.objectStore()).ensureBucket();
     test = new TestApp(postgres, publisher, waiter, Duration.ZERO, MAX_CONTENT, Map.of(), URI.create(redis.uri()), true,
-        Optional.of(new Uploads(store, new AttachmentRules(config.sequencer().attachments()))));
+        Optional.of(new Uploads(store, new AttachmentRules(config.sequencer().attachments()), () -> { })));
     test.rows.conversation("d:1:2", 1, 2).message("d:1:2", 1, 501, 2, "text", "hi")
         .message("d:1:2", 2, 502, 1, "text", "mine").message("d:1:2", 3, 503, 1, "system", "{}")
         .conversation("g:team", 1, 3).conversation("d:2:3", 2, 3);

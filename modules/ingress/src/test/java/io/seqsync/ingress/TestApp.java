@@ -4,6 +4,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.KafkaConnection;
+import io.seqsync.config.LimitsSettings;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
 import io.seqsync.ingress.auth.Tokens;
@@ -31,6 +32,7 @@ import io.seqsync.store.PresenceQueries;
 import io.seqsync.store.RevocationQueries;
 import io.seqsync.store.ServerRequestQueries;
 import io.seqsync.store.SyncQueries;
+import io.seqsync.store.replica.ReplicaReads;
 import java.net.URI;
 import java.time.Duration;
 import io.seqsync.ingress.attachments.Uploads;
@@ -87,23 +89,26 @@ public final class TestApp implements AutoCloseable {
     database = Database.open(url, postgres.user(), postgres.password(), POOL_SIZE);
     rows = new Rows(database.jdbi());
     // These tests send far faster than people, from a few devices: limits raised unless a test sets its own.
-    Map<String, String> properties = new HashMap<>(SeqsyncConfig.Limits.raisedTo(1_000_000));
+    Map<String, String> properties = new HashMap<>(LimitsSettings.raisedTo(1_000_000));
     properties.putAll(fetchSettings);
     properties.put("postgres.pool-size", Integer.toString(POOL_SIZE));
     SeqsyncConfig config = ConfigLoader.of(properties);
     requests = Database.openRequests(url, postgres.user(), postgres.password(), POOL_SIZE,
         config.postgres().statementTimeout());
-    IngressStores stores = new IngressStores(new MessageQueries(requests.jdbi()), new ConversationQueries(requests.jdbi()),
+    MessageQueries messages = new MessageQueries(requests.jdbi());
+    SyncQueries sync = new SyncQueries(requests.jdbi(), config.fetch().syncPageSize(),
+        config.fetch().syncScreenConversations(), config.fetch().syncScreenBytes());
+    IngressStores stores = new IngressStores(messages, new ConversationQueries(requests.jdbi()),
         list(redisUri), new ArchiveQueries(requests.jdbi(), config.archive().readBudget()),
-        new DeliveryQueries(requests.jdbi(), config.delivery().renderTarget()),
-        new SyncQueries(requests.jdbi(), config.fetch().syncPageSize()), requests.statementTimeouts(),
+        new DeliveryQueries(requests.jdbi(), config.delivery().renderTarget()), sync, requests.statementTimeouts(),
         new RevocationQueries(requests.jdbi()), new GroupQueries(requests.jdbi()), Optional.empty(),
         new PresenceQueries(requests.jdbi()), new ServerRequestQueries(requests.jdbi()), uploads,
         new PushStores(new PusherQueries(requests.jdbi()), new ListSettingsQueries(requests.jdbi()), Optional.empty(),
-            config.notifications().pushersPerUser()));
+            config.notifications().pushersPerUser()), ReplicaReads.primaryOnly(messages, sync));
     app = new IngressApp(new IngressSettings("127.0.0.1", 0, replyBudget, maxContentBytes,
         config.sequencer().maxGroupMembers(), config.fetch(), config.http().streamCompression(),
-        config.delivery().figuresCache(), config.limits(), config.groups(), config.integrations()),
+        config.delivery().figuresCache(), config.limits(), config.groups(), config.integrations(),
+        config.sequencer().editWindow()),
         new CommandChannels(publisher, waiter, Topics.from(config.kafka()).telemetry()), stores, new PushHub(),
         new Identity(tokens, devSignIn ? Optional.of(new DevSignIn(tokens, Duration.ofHours(1))) : Optional.empty()),
         new Observability(registry, monitor(config, stores), List.of()))

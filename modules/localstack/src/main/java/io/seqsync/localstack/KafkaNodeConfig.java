@@ -1,5 +1,6 @@
 package io.seqsync.localstack;
 
+import io.seqsync.config.KafkaSettings;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;
@@ -17,7 +18,7 @@ public final class KafkaNodeConfig {
    * addresses), serving clients on {@code brokerAddress} and its quorum on
    * {@code controllerAddress}, keeping its log in {@code logDir}. Kafka's internal topics (consumer
    * offsets, transaction state) get a replica on every node of a cluster of up to 3 and are written
-   * to a majority of them, as seqsync's topics are (SeqsyncConfig.Kafka).
+   * to a majority of them, as seqsync's topics are (KafkaSettings).
    */
   public static Properties combined(int nodeId, String voters, int clusterSize, Path logDir, String brokerAddress,
       String controllerAddress) {

@@ -63,7 +63,12 @@ public final class LocalS3 implements AutoCloseable {
 
   /** The endpoint URL (path-style: the bucket is the first path segment). */
   public String url() {
-    return "http://" + HOST + ":" + proxy.getPort();
+    return url(proxy.getPort());
+  }
+
+  /** The endpoint URL of a server on {@code port}. */
+  static String url(int port) {
+    return "http://" + HOST + ":" + port;
   }
 
   @Override

@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Kafka, PostgreSQL, Redis and an S3 server (attachments) for seqsync: each one is the configured external server, or, when
  * none is configured, an embedded one under {@code dataDir}. So the whole backend runs on a machine
- * with nothing but a JDK. The embedded PostgreSQL and Redis, child processes, are started again
+ * with nothing but a JDK. The embedded S3 server gets its port at the start but starts only when
+ * asked ({@link #startObjectStore}): most users of a stack never store an object. The embedded PostgreSQL and Redis, child processes, are started again
  * when they die ({@link ServerSupervisor}); the embedded Kafka runs in this JVM and ends with it.
  * Which servers it starts, and where the others are, is {@link Endpoints}'s to say; the app finds
  * this module through {@link EmbeddedStack} (a build without it has no embedded servers).
@@ -29,10 +30,12 @@ public final class LocalStack implements EmbeddedServers.Running {
 
   private final Endpoints endpoints;
   private final List<AutoCloseable> started;
+  private final Optional<EmbeddedObjectStore> objectStore;
 
-  private LocalStack(Endpoints endpoints, List<AutoCloseable> started) {
+  private LocalStack(Endpoints endpoints, List<AutoCloseable> started, Optional<EmbeddedObjectStore> objectStore) {
     this.endpoints = endpoints;
     this.started = started;
+    this.objectStore = objectStore;
   }
 
   /**
@@ -61,7 +64,6 @@ public final class LocalStack implements EmbeddedServers.Running {
     // initdb was being forked.
     ExecutorService executor = startThread("localstack-start-kafka");
     ExecutorService childProcesses = startThread("localstack-start-processes");
-    ExecutorService objectStore = startThread("localstack-start-s3");
     try {
       CompletableFuture<EmbeddedKafka> kafka = startUnless(config.kafka().bootstrapServers(), "Kafka",
           dataDir.resolve("kafka"), dir -> EmbeddedKafka.start(dir, config.kafka().embeddedPort()),
@@ -84,15 +86,13 @@ public final class LocalStack implements EmbeddedServers.Running {
             return LocalRedis.start(dir, config.redis().embeddedPort());
           },
           LocalRedis::uri, childProcesses);
-      CompletableFuture<LocalS3> objects = startUnless(config.objectStore().endpoint(), "S3", dataDir.resolve("s3"),
-          dir -> LocalS3.start(dir, config.objectStore().embeddedPort(), config.objectStore().accessKey(),
-              config.objectStore().secretKey()),
-          LocalS3::url, objectStore);
+      Optional<EmbeddedObjectStore> objects = config.objectStore().endpoint().isPresent() ? Optional.empty()
+          : Optional.of(new EmbeddedObjectStore(dataDir.resolve("s3"), config.objectStore()));
       List<AutoCloseable> started = new ArrayList<>();
       if (lock != null) {
         started.add(lock); // closed last, once every server stopped
       }
-      started.addAll(awaitAll(List.of(kafka, postgres, redis, objects)));
+      started.addAll(awaitAll(List.of(kafka, postgres, redis)));
 
       EmbeddedKafka embeddedKafka = kafka.join();
       LocalPostgres embeddedPostgres = postgres.join();
@@ -109,12 +109,11 @@ public final class LocalStack implements EmbeddedServers.Running {
           embeddedPostgres == null ? null : embeddedPostgres.user(),
           embeddedPostgres == null ? null : embeddedPostgres.password(),
           embeddedRedis == null ? null : embeddedRedis.uri(),
-          objects.join() == null ? null : objects.join().url());
-      return new LocalStack(Endpoints.resolve(config, embedded), started);
+          objects.map(EmbeddedObjectStore::url).orElse(null));
+      return new LocalStack(Endpoints.resolve(config, embedded), started, objects);
     } finally {
       executor.shutdown();
       childProcesses.shutdown();
-      objectStore.shutdown();
     }
   }
 
@@ -152,10 +151,20 @@ public final class LocalStack implements EmbeddedServers.Running {
     return endpoints.redisUri();
   }
 
+  /** Starts the embedded S3 server unless it runs or an external one is configured; returns once it serves. */
+  @Override
+  public void startObjectStore() {
+    objectStore.ifPresent(EmbeddedObjectStore::start);
+  }
+
   /** Stops the embedded servers, the last started first; the external ones are not ours to stop. */
   @Override
   public void close() {
-    closeAll(started);
+    try {
+      objectStore.ifPresent(EmbeddedObjectStore::close); // before the data directory's lock goes
+    } finally {
+      closeAll(started);
+    }
   }
 
   private static CompletableFuture<Void> stopLeftoverUnless(Optional<String> external, Runnable stop) {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.SeqsyncConfig;
+import java.io.IOException;
+import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -23,13 +25,14 @@ import redis.clients.jedis.RedisClient;
 class LocalStackTest {
 
   @Test
-  void startsAllThreeWhenNothingIsConfigured(@TempDir Path dir) throws Exception {
+  void startsAllThreeWhenNothingIsConfiguredAndTheObjectStoreWhenAsked(@TempDir Path dir) throws Exception {
     SeqsyncConfig config = ConfigLoader.of(Map.of(
         "data-dir", dir.toString(),
         "kafka.embedded-port", "0",
         "postgres.embedded-port", "0",
         "redis.embedded-port", "0"));
 
+    URI objectStore;
     try (LocalStack stack = LocalStack.start(config)) {
       try (Admin admin = Admin.create(Map.of("bootstrap.servers", stack.kafkaBootstrapServers()))) {
         assertThat(admin.describeCluster().nodes().get(30, TimeUnit.SECONDS)).hasSize(1);
@@ -41,6 +44,12 @@ class LocalStackTest {
       try (RedisClient redis = RedisClient.create(URI.create(stack.redisUri()))) {
         assertThat(redis.ping()).isEqualTo("PONG");
       }
+      // The S3 server's address is known from the start, the server runs only once asked for.
+      objectStore = URI.create(stack.endpoints().objectStore().orElseThrow());
+      assertThat(listens(objectStore)).as("S3 before anyone asked").isFalse();
+      stack.startObjectStore();
+      assertThat(listens(objectStore)).as("S3 once asked").isTrue();
+      stack.startObjectStore(); // started once
 
       // A second stack on the same directory fails before it touches the running servers' data.
       assertThatThrownBy(() -> LocalStack.start(config)).hasMessageContaining("is in use by another seqsync");
@@ -52,6 +61,16 @@ class LocalStackTest {
     assertThat(dir.resolve("kafka/meta.properties")).exists();
     assertThat(dir.resolve("postgres/data/PG_VERSION")).exists();
     assertThat(dir.resolve("redis")).isNotEmptyDirectory();
+    assertThat(dir.resolve("s3")).isDirectory();
+    assertThat(listens(objectStore)).as("S3 stopped with the stack").isFalse();
+  }
+
+  private static boolean listens(URI server) {
+    try (Socket socket = new Socket(server.getHost(), server.getPort())) {
+      return true;
+    } catch (IOException refused) {
+      return false;
+    }
   }
 
   @Test

@@ -3,7 +3,7 @@ package io.seqsync.projector;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seqsync.config.KafkaConnection;
-import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.config.ProjectorSettings;
 import io.seqsync.consumers.ConsumerLoop;
 import io.seqsync.consumers.OffsetStore;
 import io.seqsync.events.Topic;
@@ -62,7 +62,7 @@ public final class DeliveryProjector implements AutoCloseable {
    * {@code -delivery} appended: a group of its own) it shares.
    */
   public DeliveryProjector(KafkaConnection kafka, Topic<String, DeliveryReport> topic, String groupId,
-      Database database, DeliveryLedger ledger, SeqsyncConfig.Projector settings, MeterRegistry registry) {
+      Database database, DeliveryLedger ledger, ProjectorSettings settings, MeterRegistry registry) {
     this.database = database;
     this.ledger = ledger;
     this.renders = registry.counter("seqsync.delivery.reports", "kind", "rendered");
@@ -88,7 +88,7 @@ public final class DeliveryProjector implements AutoCloseable {
   }
 
   private static Properties consumerProperties(KafkaConnection kafka, String groupId,
-      SeqsyncConfig.Projector settings) {
+      ProjectorSettings settings) {
     Properties props = Projector.groupMember(kafka, groupId,
         settings.instanceId().map(id -> id + "-delivery"), settings.sessionTimeout());
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);

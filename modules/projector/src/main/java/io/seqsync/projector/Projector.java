@@ -2,7 +2,7 @@ package io.seqsync.projector;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seqsync.config.KafkaConnection;
-import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.config.ProjectorSettings;
 import io.seqsync.consumers.ConsumerLoop;
 import io.seqsync.consumers.OffsetStore;
 import io.seqsync.events.Topics;
@@ -71,13 +71,13 @@ public final class Projector implements AutoCloseable {
   private boolean runningLogged;
 
   public Projector(KafkaConnection kafka, Topics topics, Database database, Announcer announcer,
-      MeterRegistry registry, SeqsyncConfig.Projector settings) {
+      MeterRegistry registry, ProjectorSettings settings) {
     this(kafka, topics, database, announcer, registry, settings, ContentOpener.NONE);
   }
 
   /** One PostgreSQL for every partition; sealed texts opened with {@code opener}. */
   public Projector(KafkaConnection kafka, Topics topics, Database database, Announcer announcer,
-      MeterRegistry registry, SeqsyncConfig.Projector settings, ContentOpener opener) {
+      MeterRegistry registry, ProjectorSettings settings, ContentOpener opener) {
     this(kafka, topics, ShardMap.single(database.jdbi()), announcer, registry, settings, opener);
   }
 
@@ -86,7 +86,7 @@ public final class Projector implements AutoCloseable {
    * texts opened with {@code opener} before anything reads them (docs/design.md, "Erasure").
    */
   public Projector(KafkaConnection kafka, Topics topics, ShardMap shards, Announcer announcer,
-      MeterRegistry registry, SeqsyncConfig.Projector settings, ContentOpener opener) {
+      MeterRegistry registry, ProjectorSettings settings, ContentOpener opener) {
     this.opener = opener;
     this.topic = topics.events().name();
     this.shards = shards;
@@ -150,7 +150,7 @@ public final class Projector implements AutoCloseable {
     loop.close();
   }
 
-  static Properties consumerProperties(KafkaConnection kafka, SeqsyncConfig.Projector settings) {
+  static Properties consumerProperties(KafkaConnection kafka, ProjectorSettings settings) {
     Properties props = groupMember(kafka, settings.groupId(), settings.instanceId(), settings.sessionTimeout());
     // Only what the sequencer committed: an aborted transaction's events never happened.
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");

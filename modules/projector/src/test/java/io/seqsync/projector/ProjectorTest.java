@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.KafkaConnection;
+import io.seqsync.config.ProjectorSettings;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.consumers.ProjectionLag;
 import io.seqsync.consumers.TopicAdmin;
@@ -55,7 +56,7 @@ class ProjectorTest {
   private Database database;
   private StoredProjection stored;
   private EventLog events;
-  private SeqsyncConfig.Projector settings;
+  private ProjectorSettings settings;
 
   @BeforeAll
   static void startServers() {

@@ -37,14 +37,14 @@ final class RedisMessageCodec {
       String[] f = text.substring(WITH_ATTACHMENT.length()).split("\t", FIELDS + 1);
       return f.length != FIELDS + 1 ? null : typed(f[6], type -> new StoredMessage(Long.parseLong(f[0]), f[1],
           Long.parseLong(f[2]), Long.parseLong(f[3]), f[4], f[5], type, f[10], Long.parseLong(f[7]),
-          Boolean.parseBoolean(f[8]), f[9]));
+          Boolean.parseBoolean(f[8]), f[9], null));
     }
     String[] f = text.split("\t", FIELDS);
     if (f.length != FIELDS) {
       return null;
     }
     return typed(f[6], type -> new StoredMessage(Long.parseLong(f[0]), f[1], Long.parseLong(f[2]),
-        Long.parseLong(f[3]), f[4], f[5], type, f[9], Long.parseLong(f[7]), Boolean.parseBoolean(f[8])));
+        Long.parseLong(f[3]), f[4], f[5], type, f[9], Long.parseLong(f[7]), Boolean.parseBoolean(f[8]), null, null));
   }
 
   // The type field: the type, then a reply's seq and the mentions when the message has them.

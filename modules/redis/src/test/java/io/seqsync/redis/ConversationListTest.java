@@ -94,7 +94,7 @@ class ConversationListTest {
             + " content, create_time) values (?, ?, ?, ?, 'phone', ?, ?, 'x', ?)", CONV, seq, 100 + seq, sender,
             "c" + seq, type, 1_000L * seq);
         StoredMessage message = new StoredMessage(100 + seq, CONV, seq, sender, "phone", "c" + seq, type, "x",
-            1_000L * seq, false);
+            1_000L * seq, false, null, null);
         try (ConversationIndex.Batch batch = index.batch()) {
           batch.message(message, false);
         }
@@ -123,7 +123,7 @@ class ConversationListTest {
       handle.execute("insert into conversation_members (conv_id, user_id) values (?, 7), (?, 8)", convId, convId);
     });
     try (ConversationIndex.Batch batch = index.batch()) {
-      batch.message(new StoredMessage(700, convId, 1, 7, "phone", "c1", "text", "x", 7_000L, false), true)
+      batch.message(new StoredMessage(700, convId, 1, 7, "phone", "c1", "text", "x", 7_000L, false, null, null), true)
           .listed(7, convId, 7_000L).listed(8, convId, 7_000L);
     }
     redis.set("not-seqsync", "kept");
@@ -140,7 +140,7 @@ class ConversationListTest {
   @Test
   void scriptsRedisNoLongerHasRunFromTheirText() {
     String convId = "d:3:4";
-    StoredMessage message = new StoredMessage(500, convId, 1, 3, "phone", "c1", "text", "x", 5_000L, false);
+    StoredMessage message = new StoredMessage(500, convId, 1, 3, "phone", "c1", "text", "x", 5_000L, false, null, null);
     redis.scriptFlush(); // as after a Redis restart: EVALSHA answers NOSCRIPT
     try (ConversationIndex.Batch batch = index.batch()) {
       batch.message(message, true).read(4, convId, 0);
@@ -163,7 +163,7 @@ class ConversationListTest {
         for (String convId : convIds) {
           long sender = senderOf(convId);
           batch.message(new StoredMessage(seq, convId, seq, sender, "phone", "c" + seq, "text", "text " + seq,
-              1_000L * seq, false), true);
+              1_000L * seq, false, null, null), true);
         }
       }
     }

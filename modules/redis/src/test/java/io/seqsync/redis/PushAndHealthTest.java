@@ -67,7 +67,8 @@ class PushAndHealthTest {
       await(subscription::isSubscribed);
       List<String> lines = new ArrayList<>();
       for (int seq = 1; seq <= 3; seq++) {
-        PushNotice.message(new StoredMessage(seq, "d:1:2", seq, 1, "phone", "c" + seq, "text", "m" + seq, seq, false))
+        PushNotice.message(new StoredMessage(seq, "d:1:2", seq, 1, "phone", "c" + seq, "text", "m" + seq, seq, false,
+            null, null))
             .address(List.of(2L), lines);
       }
       try (AbstractPipeline pipeline = redis.pipelined()) {

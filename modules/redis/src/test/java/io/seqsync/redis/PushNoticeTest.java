@@ -14,7 +14,7 @@ class PushNoticeTest {
   void linesComeOutOfTheirPublicationsWholeAndInOrder() {
     List<String> lines = new ArrayList<>();
     StoredMessage tricky = new StoredMessage(7, "d:1:2", 3, 1, "phone", "c3", "text", "two\nlines\tand 12:colons:", 9L,
-        false);
+        false, null, null);
     PushNotice.message(tricky).address(List.of(1L, 2L), lines);
     PushNotice.draft("d:1:2", 1, "phone", "").address(List.of(1L), lines);
     PushNotice.message(tricky).address(List.of(), lines);
@@ -47,7 +47,7 @@ class PushNoticeTest {
   @Test
   void anInstanceGetsOnlyTheLinesOfItsUsersNamingOnlyThem() {
     List<String> lines = new ArrayList<>();
-    StoredMessage message = new StoredMessage(7, "g:team", 3, 1, "phone", "c3", "text", "hi", 9L, false);
+    StoredMessage message = new StoredMessage(7, "g:team", 3, 1, "phone", "c3", "text", "hi", 9L, false, null, null);
     PushNotice.message(message).address(List.of(1L, 2L, 3L), lines);
     PushNotice.draft("g:team", 1, "phone", "draft").address(List.of(1L), lines);
 

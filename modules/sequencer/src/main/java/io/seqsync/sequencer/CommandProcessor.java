@@ -2,7 +2,7 @@ package io.seqsync.sequencer;
 
 import static io.seqsync.sequencer.SequencerStores.key;
 
-import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.config.SequencerSettings;
 import io.seqsync.events.AvroSerde;
 import io.seqsync.events.EventSerdes;
 import io.seqsync.events.model.AckCursor;
@@ -83,7 +83,7 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
   private MsgIdClock msgIds;
 
   /** {@code threadPacer}: the calling stream thread's {@link CommitPacer}. */
-  CommandProcessor(SeqsyncConfig.Sequencer settings, Supplier<CommitPacer> threadPacer) {
+  CommandProcessor(SequencerSettings settings, Supplier<CommitPacer> threadPacer) {
     this.threadPacer = threadPacer;
     this.validator = new CommandValidator(settings.maxContentBytes(), settings.maxGroupMembers(), settings.attachments());
     this.dedupWindowMs = settings.dedupWindow().toMillis();

@@ -4,6 +4,7 @@ import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.InstanceId;
 import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.config.SequencerSettings;
 import io.seqsync.consumers.TopicAdmin;
 import io.seqsync.events.Topics;
 import java.time.Duration;
@@ -90,7 +91,7 @@ public final class SequencerService implements AutoCloseable {
 
   /** The Streams configuration of the sequencer (the benchmark's passthrough reference reuses it). */
   public static Properties streamsProperties(KafkaConnection kafka, SeqsyncConfig config) {
-    SeqsyncConfig.Sequencer settings = config.sequencer();
+    SequencerSettings settings = config.sequencer();
     Properties props = kafka.properties();
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, settings.applicationId());
     props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);

@@ -1,6 +1,6 @@
 package io.seqsync.sequencer;
 
-import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.config.SequencerSettings;
 import io.seqsync.events.Topics;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
@@ -17,7 +17,7 @@ public final class SequencerTopology {
 
   private SequencerTopology() {}
 
-  public static Topology build(Topics topics, SeqsyncConfig.Sequencer settings) {
+  public static Topology build(Topics topics, SequencerSettings settings) {
     Topology topology = new Topology();
     topology.addSource(SOURCE, Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(),
         topics.commands().name());

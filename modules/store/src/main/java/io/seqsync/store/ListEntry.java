@@ -8,12 +8,6 @@ package io.seqsync.store;
 public record ListEntry(String convId, String name, long latestSeq, StoredMessage lastMessage, long readSeq, long unread,
     String draft, long updatedAt, long mentions) {
 
-  /** An entry without mentions (message actions: {@code mentions} counts those above the read position). */
-  public ListEntry(String convId, String name, long latestSeq, StoredMessage lastMessage, long readSeq, long unread,
-      String draft, long updatedAt) {
-    this(convId, name, latestSeq, lastMessage, readSeq, unread, draft, updatedAt, 0);
-  }
-
   /** An entry and its place in the list (its last activity), as PostgreSQL answers it. */
   public record Ranked(ListEntry entry, long activity) {
     /** The list's order: last activity, then convId, both descending (as {@link ListCursor} pages). */

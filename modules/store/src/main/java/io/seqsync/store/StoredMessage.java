@@ -18,18 +18,6 @@ public record StoredMessage(
     String attachment,
     MessageState state) {
 
-  /** A message without an attachment nor message actions' state. */
-  public StoredMessage(long msgId, String convId, long seq, long senderId, String senderDevice, String clientMsgId,
-      String type, String content, long createTime, boolean recalled) {
-    this(msgId, convId, seq, senderId, senderDevice, clientMsgId, type, content, createTime, recalled, null, null);
-  }
-
-  /** A message without message actions' state (none, or not read). */
-  public StoredMessage(long msgId, String convId, long seq, long senderId, String senderDevice, String clientMsgId,
-      String type, String content, long createTime, boolean recalled, String attachment) {
-    this(msgId, convId, seq, senderId, senderDevice, clientMsgId, type, content, createTime, recalled, attachment, null);
-  }
-
   /** This message with {@code state} (message actions). */
   public StoredMessage withState(MessageState newState) {
     return new StoredMessage(msgId, convId, seq, senderId, senderDevice, clientMsgId, type, content, createTime,

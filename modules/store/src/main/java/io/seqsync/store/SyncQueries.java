@@ -64,20 +64,11 @@ public final class SyncQueries {
     }
   }
 
-  /** Default bounds of the first screens a page carries: conversations, and bytes of content in all. */
-  public static final int SCREEN_CONVERSATIONS = 100;
-  public static final long SCREEN_BYTES = 1 << 20;
-
   private final ShardMap shards;
   private final int pageSize;
   private final SyncScreens screens;
   private final int screenConversations;
   private final long screenBytes;
-
-  /** Pages of at most {@code pageSize} conversations, reading at most {@link #SCAN_PER_ROW} times that many memberships. */
-  public SyncQueries(Jdbi jdbi, int pageSize) {
-    this(ShardMap.single(jdbi), pageSize, SCREEN_CONVERSATIONS, SCREEN_BYTES);
-  }
 
   /** As {@link #SyncQueries(ShardMap, int, int, long)}, on one database for every conversation. */
   public SyncQueries(Jdbi jdbi, int pageSize, int screenConversations, long screenBytes) {
@@ -85,9 +76,10 @@ public final class SyncQueries {
   }
 
   /**
-   * With first screens ({@link SyncScreens}) for at most {@code screenConversations} of a page's
-   * conversations (0: none) and {@code screenBytes} of content in all; each conversation's rows in
-   * its shard of {@code shards}.
+   * Pages of at most {@code pageSize} conversations, reading at most {@link #SCAN_PER_ROW} times that
+   * many memberships, with first screens ({@link SyncScreens}) for at most {@code screenConversations}
+   * of a page's conversations (0: none) and {@code screenBytes} of content in all; each
+   * conversation's rows in its shard of {@code shards}.
    */
   public SyncQueries(ShardMap shards, int pageSize, int screenConversations, long screenBytes) {
     if (pageSize <= 0 || screenConversations < 0 || screenBytes < 0) {

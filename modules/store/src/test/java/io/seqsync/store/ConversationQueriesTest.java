@@ -2,6 +2,7 @@ package io.seqsync.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.seqsync.config.FetchSettings;
 import io.seqsync.events.ConvId;
 import io.seqsync.store.ConversationQueries.Membership;
 import io.seqsync.store.ConversationQueries.SyncRow;
@@ -124,7 +125,9 @@ class ConversationQueriesTest {
 
   // One page holds them all here: SyncQueriesTest pages.
   private List<SyncRow> sync(long userId, String deviceId, Map<String, Long> cursors) {
-    return new SyncQueries(database.jdbi(), 500).page(userId, deviceId, cursors, null).rows();
+    SyncQueries sync = new SyncQueries(database.jdbi(), 500, FetchSettings.SYNC_SCREEN_CONVERSATIONS,
+        FetchSettings.SYNC_SCREEN_BYTES);
+    return sync.page(userId, deviceId, cursors, null).rows();
   }
 
   private static void conversation(Handle handle, String conv, String kind, long latestSeq, long lastActivity) {

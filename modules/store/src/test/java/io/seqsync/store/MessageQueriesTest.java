@@ -132,7 +132,8 @@ class MessageQueriesTest {
         handle.execute("update messages set recalled = true where conv_id = ? and seq = 2", CONV));
 
     StoredMessage first = queries.bySeq(CONV, 1).orElseThrow();
-    assertThat(first).isEqualTo(new StoredMessage(1001, CONV, 1, 1, "phone", "c-1", "text", "hello 1", 5001, false));
+    assertThat(first).isEqualTo(new StoredMessage(1001, CONV, 1, 1, "phone", "c-1", "text", "hello 1", 5001, false,
+        null, null));
     StoredMessage recalled = queries.bySeq(CONV, 2).orElseThrow();
     assertThat(recalled.recalled()).isTrue();
     assertThat(recalled.content()).isEqualTo(StoredMessage.RECALLED_PLACEHOLDER);

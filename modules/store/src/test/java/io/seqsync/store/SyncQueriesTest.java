@@ -2,6 +2,7 @@ package io.seqsync.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.seqsync.config.FetchSettings;
 import io.seqsync.store.ConversationQueries.SyncRow;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -35,7 +36,8 @@ class SyncQueriesTest {
   @BeforeEach
   void oneUserInAHundredThousandConversations() {
     database = databases.database();
-    sync = new SyncQueries(database.jdbi(), PAGE_SIZE);
+    sync = new SyncQueries(database.jdbi(), PAGE_SIZE,
+        FetchSettings.SYNC_SCREEN_CONVERSATIONS, FetchSettings.SYNC_SCREEN_BYTES);
     database.jdbi().useTransaction(handle -> {
       handle.execute("insert into conversations (conv_id, kind, latest_seq, last_activity)"
           + " select 'g:' || lpad(i::text, 6, '0'), 'group', 2, i from generate_series(1, ?) as i", CONVERSATIONS);

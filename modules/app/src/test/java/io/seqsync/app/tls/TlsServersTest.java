@@ -5,8 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.seqsync.config.ConfigLoader;
 import io.seqsync.config.KafkaConnection;
+import io.seqsync.config.KafkaSettings;
 import io.seqsync.config.RedisEndpoint;
-import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.config.RedisSettings;
 import io.seqsync.consumers.TopicAdmin;
 import io.seqsync.events.Topics;
 import io.seqsync.redis.RedisClients;
@@ -142,7 +143,7 @@ class TlsServersTest {
 
   // The Kafka connection seqsync makes of these settings.
   private static KafkaConnection configured(Map<String, String> settings) {
-    SeqsyncConfig.Kafka config = ConfigLoader.of(settings).kafka();
+    KafkaSettings config = ConfigLoader.of(settings).kafka();
     return KafkaConnection.configured(config, config.bootstrapServers().orElseThrow());
   }
 
@@ -162,7 +163,7 @@ class TlsServersTest {
   }
 
   private static RedisEndpoint endpoint(Map<String, String> settings) {
-    SeqsyncConfig.Redis config = ConfigLoader.of(settings).redis();
+    RedisSettings config = ConfigLoader.of(settings).redis();
     return RedisEndpoint.parse(config.uri().orElseThrow()).trusting(config.truststore());
   }
 

@@ -2,7 +2,7 @@ package io.seqsync.bench.peer;
 
 import io.seqsync.bench.BenchSupport;
 import io.seqsync.bench.Cpu;
-import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.config.LimitsSettings;
 import io.seqsync.ingress.auth.Tokens;
 import io.seqsync.testkit.ApiClient;
 import io.seqsync.testkit.AppLauncher;
@@ -53,7 +53,7 @@ final class SeqsyncPeer implements Peer {
     }
     this.database = new PeerDatabase(options.seqsyncDatabase());
     PeerOptions.Ports ports = options.seqsyncPorts();
-    Map<String, String> env = new HashMap<>(SeqsyncConfig.Limits.raisedToAsEnvironment(100_000));
+    Map<String, String> env = new HashMap<>(LimitsSettings.raisedToAsEnvironment(100_000));
     env.putAll(Map.of("SEQSYNC_DATA_DIR", dataDir.toString(), "SEQSYNC_AUTH_SECRET", secret,
         "SEQSYNC_HTTP_HOST", "127.0.0.1", "SEQSYNC_HTTP_PORT", Integer.toString(ports.http()),
         "SEQSYNC_KAFKA_EMBEDDED_PORT", Integer.toString(ports.kafka()),

@@ -3,7 +3,7 @@ package io.seqsync.bench.restart;
 import io.seqsync.bench.Bench;
 import io.seqsync.bench.BenchSupport;
 import io.seqsync.bench.Result;
-import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.config.LimitsSettings;
 import io.seqsync.ingress.auth.Tokens;
 import io.seqsync.testkit.ApiClient;
 import io.seqsync.testkit.AppLauncher;
@@ -133,7 +133,7 @@ public final class RestartBenchmark extends Bench {
   }
 
   private Map<String, String> environment(Path dataDir, int http) {
-    Map<String, String> env = new HashMap<>(SeqsyncConfig.Limits.raisedToAsEnvironment(100_000));
+    Map<String, String> env = new HashMap<>(LimitsSettings.raisedToAsEnvironment(100_000));
     env.putAll(Map.of("SEQSYNC_DATA_DIR", dataDir.toString(), "SEQSYNC_AUTH_SECRET", secret,
         "SEQSYNC_HTTP_HOST", "127.0.0.1", "SEQSYNC_HTTP_PORT", Integer.toString(http),
         // The check pages every conversation at once: above the default bucket it would measure the limit.

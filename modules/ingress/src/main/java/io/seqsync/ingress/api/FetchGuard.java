@@ -3,7 +3,7 @@ package io.seqsync.ingress.api;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.config.FetchSettings;
 import io.seqsync.ingress.auth.Caller;
 import io.seqsync.ingress.http.ApiException;
 import io.seqsync.ingress.http.Endpoint;
@@ -29,7 +29,7 @@ public final class FetchGuard {
   private final Lane paging;
   private final Counter rateLimited;
 
-  public FetchGuard(SeqsyncConfig.Fetch limits, MeterRegistry registry) {
+  public FetchGuard(FetchSettings limits, MeterRegistry registry) {
     this.limiter = new DeviceRateLimiter(limits.ratePerSecond(), limits.burst(), System::nanoTime);
     this.firstScreen = new Lane(limits.firstScreen(), registry);
     this.paging = new Lane(limits.paging(), registry);

@@ -31,11 +31,6 @@ public final class FetchService {
   private final ConversationQueries conversations;
   private final SyncDepth syncDepth;
 
-  /** Every page from {@code messages}' database. */
-  public FetchService(MessageQueries messages, ConversationQueries conversations, SyncDepth syncDepth) {
-    this(Routed.primaryOnly(messages), conversations, syncDepth);
-  }
-
   public FetchService(Routed<MessageQueries> messages, ConversationQueries conversations, SyncDepth syncDepth) {
     this.messages = messages;
     this.conversations = conversations;

@@ -1,6 +1,6 @@
 package io.seqsync.ingress.api;
 
-import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.config.GroupsSettings;
 import io.seqsync.events.ConvId;
 import io.seqsync.events.model.Command;
 import io.seqsync.ingress.auth.Caller;
@@ -19,12 +19,12 @@ import java.util.concurrent.CompletableFuture;
  * round trip of a command whose notice takes a seq. Thread-safe.
  */
 public final class GroupChecks {
-  private final SeqsyncConfig.Groups limits;
+  private final GroupsSettings limits;
   private final AccessControl access;
   private final GroupQueries groups;
   private final CommandRoundTrip roundTrip;
 
-  public GroupChecks(SeqsyncConfig.Groups limits, AccessControl access, GroupQueries groups, CommandRoundTrip roundTrip) {
+  public GroupChecks(GroupsSettings limits, AccessControl access, GroupQueries groups, CommandRoundTrip roundTrip) {
     this.limits = limits;
     this.access = access;
     this.groups = groups;

@@ -3,7 +3,7 @@ package io.seqsync.ingress.api;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.config.FetchSettings;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -42,7 +42,7 @@ public final class Lane {
   private final AtomicInteger waiting = new AtomicInteger();
   private final Counter rejected;
 
-  Lane(SeqsyncConfig.Fetch.Lane limits, MeterRegistry registry) {
+  Lane(FetchSettings.Lane limits, MeterRegistry registry) {
     this.name = limits.name();
     this.queue = limits.queue();
     this.waitNanos = limits.maxWait().toNanos();

@@ -33,11 +33,6 @@ public final class SyncService {
 
   private final Routed<SyncQueries> pages;
 
-  /** Every handshake from {@code pages}' database. */
-  public SyncService(SyncQueries pages) {
-    this(Routed.primaryOnly(pages));
-  }
-
   public SyncService(Routed<SyncQueries> pages) {
     this.pages = pages;
   }

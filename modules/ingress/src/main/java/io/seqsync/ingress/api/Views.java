@@ -36,19 +36,6 @@ public final class Views {
       @JsonInclude(JsonInclude.Include.NON_NULL) ReplyTo replyTo,
       @JsonInclude(JsonInclude.Include.NON_NULL) List<String> mentions,
       @JsonInclude(JsonInclude.Include.NON_NULL) List<Reaction> reactions) {
-    /** A message without an attachment nor message actions' state. */
-    public Message(String msgId, String convId, long seq, String senderId, String senderDevice, String clientMsgId,
-        String type, String content, long createTime, boolean recalled) {
-      this(msgId, convId, seq, senderId, senderDevice, clientMsgId, type, content, createTime, recalled, null);
-    }
-
-    /** A message without message actions' state. */
-    public Message(String msgId, String convId, long seq, String senderId, String senderDevice, String clientMsgId,
-        String type, String content, long createTime, boolean recalled, String attachment) {
-      this(msgId, convId, seq, senderId, senderDevice, clientMsgId, type, content, createTime, recalled, attachment,
-          null, null, null, null, null);
-    }
-
     public static Message of(StoredMessage m) {
       MessageState s = m.state();
       return new Message(Long.toString(m.msgId()), m.convId(), m.seq(), Long.toString(m.senderId()),

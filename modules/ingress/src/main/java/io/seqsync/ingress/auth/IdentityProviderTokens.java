@@ -14,7 +14,7 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
 import com.nimbusds.jwt.proc.ExpiredJWTException;
-import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.config.IdentityProviderSettings;
 import io.seqsync.events.DeviceIds;
 import io.seqsync.events.UserIds;
 import io.seqsync.ingress.http.ApiException;
@@ -46,7 +46,7 @@ public final class IdentityProviderTokens implements TokenVerifier {
   private static final int HTTP_TIMEOUT_MS = 5_000;
   private static final int MAX_JWKS_BYTES = 512 * 1024;
 
-  private final SeqsyncConfig.IdentityProvider settings;
+  private final IdentityProviderSettings settings;
   private final DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
   private final VerifiedTokens verified = new VerifiedTokens();
 
@@ -54,20 +54,7 @@ public final class IdentityProviderTokens implements TokenVerifier {
   private final String serviceRole;
 
   /** {@code serviceClaim} and {@code serviceRole}: what makes a token a service's ({@code auth.service-claim}, {@code auth.service-role}). */
-  public IdentityProviderTokens(SeqsyncConfig.IdentityProvider settings, String serviceClaim, String serviceRole) {
-    this(settings, REFRESH_INTERVAL, serviceClaim, serviceRole);
-  }
-
-  public IdentityProviderTokens(SeqsyncConfig.IdentityProvider settings) {
-    this(settings, REFRESH_INTERVAL, "service", "seqsync-service");
-  }
-
-  IdentityProviderTokens(SeqsyncConfig.IdentityProvider settings, Duration refreshInterval) {
-    this(settings, refreshInterval, "service", "seqsync-service");
-  }
-
-  IdentityProviderTokens(SeqsyncConfig.IdentityProvider settings, Duration refreshInterval, String serviceClaim,
-      String serviceRole) {
+  public IdentityProviderTokens(IdentityProviderSettings settings, String serviceClaim, String serviceRole) {
     this.settings = settings;
     this.serviceClaim = serviceClaim;
     this.serviceRole = serviceRole;
@@ -76,7 +63,7 @@ public final class IdentityProviderTokens implements TokenVerifier {
       keys = JWKSourceBuilder.<SecurityContext>create(settings.jwksUrl().toURL(),
               new DefaultResourceRetriever(HTTP_TIMEOUT_MS, HTTP_TIMEOUT_MS, MAX_JWKS_BYTES))
           .cache(CACHE_TTL.toMillis(), HTTP_TIMEOUT_MS)
-          .rateLimited(refreshInterval.toMillis())
+          .rateLimited(REFRESH_INTERVAL.toMillis())
           .build();
     } catch (MalformedURLException e) {
       throw new IllegalArgumentException("auth.jwks-url: " + e.getMessage(), e);

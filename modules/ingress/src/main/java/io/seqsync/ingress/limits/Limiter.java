@@ -3,7 +3,7 @@ package io.seqsync.ingress.limits;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.config.LimitsSettings;
 import io.seqsync.ingress.auth.Caller;
 import io.seqsync.ingress.http.ApiException;
 import io.seqsync.ingress.http.Endpoint;
@@ -47,7 +47,7 @@ public final class Limiter {
 
   /** A bucket's settings, in µs. */
   private record Rate(String name, long intervalMicros, long toleranceMicros) {
-    static Rate of(String name, SeqsyncConfig.Limits.Rate rate) {
+    static Rate of(String name, LimitsSettings.Rate rate) {
       long interval = Math.max(1, Math.round(TimeUnit.SECONDS.toMicros(1) / rate.perSecond()));
       return new Rate(name, interval, (rate.burst() - 1) * interval);
     }
@@ -58,7 +58,7 @@ public final class Limiter {
   }
 
   /** {@code redis}: empty where there is none (tests); {@code microClock}: monotonic, µs. */
-  public Limiter(SeqsyncConfig.Limits limits, Optional<RedisLimits> redis, MeterRegistry registry, LongSupplier microClock) {
+  public Limiter(LimitsSettings limits, Optional<RedisLimits> redis, MeterRegistry registry, LongSupplier microClock) {
     this.redis = redis;
     this.registry = registry;
     this.microClock = microClock;

@@ -2,8 +2,8 @@ package io.seqsync.ingress.push;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.seqsync.config.PresenceSettings;
 import io.seqsync.config.RedisEndpoint;
-import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.ingress.api.AccessControl;
 import io.seqsync.ingress.auth.Caller;
 import io.seqsync.ingress.http.Answer;
@@ -52,7 +52,7 @@ public final class Liveness implements AutoCloseable {
    * Typing and presence through {@code redis} ({@code endpoint}: its subscription), for the sockets
    * of {@code hub}, registered in {@code sockets}.
    */
-  public static Liveness start(SeqsyncConfig.Presence settings, SocketRegistry sockets, UnifiedJedis redis,
+  public static Liveness start(PresenceSettings settings, SocketRegistry sockets, UnifiedJedis redis,
       RedisEndpoint endpoint, PresenceQueries queries, AccessControl access, PushHub hub) {
     PresenceTracker[] tracker = new PresenceTracker[1];
     TypingRelay[] relay = new TypingRelay[1];

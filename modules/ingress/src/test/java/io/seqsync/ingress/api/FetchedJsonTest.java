@@ -25,13 +25,15 @@ class FetchedJsonTest {
   @Test
   void writesWhatTheMapperWrites() throws IOException {
     Views.Message plain = new Views.Message("9007199254740993", "d:1:2", 1, "1", "phone", "c-1", "text", "hello",
-        1_700_000_000_001L, false, null);
+        1_700_000_000_001L, false, null, null, null, null, null, null);
     Views.Message recalled = Views.Message.of(new StoredMessage(Long.MAX_VALUE, "d:1:2", 2, 2, "tablet-2", "c-2",
-        "text", StoredMessage.RECALLED_PLACEHOLDER, 1_700_000_000_002L, true));
-    Views.Message unicode = new Views.Message("3", "g:team", 3, "7", "laptop", "c-3", "file", UNICODE, 0, false, null);
-    Views.Message notice = new Views.Message("4", "g:team", 4, "7", "", null, "system", "", -1, false, null);
+        "text", StoredMessage.RECALLED_PLACEHOLDER, 1_700_000_000_002L, true, null, null));
+    Views.Message unicode = new Views.Message("3", "g:team", 3, "7", "laptop", "c-3", "file", UNICODE, 0, false,
+        null, null, null, null, null, null);
+    Views.Message notice = new Views.Message("4", "g:team", 4, "7", "", null, "system", "", -1, false,
+        null, null, null, null, null, null);
     Views.Message photo = new Views.Message("5", "g:team", 5, "7", "laptop", "c-5", "image", "look",
-        6, false, ATTACHMENT);
+        6, false, ATTACHMENT, null, null, null, null, null);
     List<Views.Message> messages = List.of(plain, recalled, unicode, notice, photo, acted(UNICODE),
         new Views.Message("6", "g:team", 6, "7", "phone", "c-6", "text", "re", 6, false, null, null, null,
             new Views.ReplyTo(1, null, null, null), null, null));

@@ -3,7 +3,7 @@ package io.seqsync.ingress.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.config.FetchSettings;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -15,7 +15,7 @@ class LaneTest {
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
   private Lane lane(int concurrency, int queue, Duration wait) {
-    return new Lane(new SeqsyncConfig.Fetch.Lane("paging", concurrency, queue, wait), registry);
+    return new Lane(new FetchSettings.Lane("paging", concurrency, queue, wait), registry);
   }
 
   @Test

@@ -21,7 +21,7 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.PlainJWT;
 import com.nimbusds.jwt.SignedJWT;
 import com.sun.net.httpserver.HttpServer;
-import io.seqsync.config.SeqsyncConfig;
+import io.seqsync.config.IdentityProviderSettings;
 import io.seqsync.ingress.TestApp;
 import io.seqsync.ingress.http.ApiException;
 import java.io.IOException;
@@ -218,8 +218,8 @@ class IdentityProviderTokensTest {
 
   private IdentityProviderTokens provider(String userClaim, String deviceClaim, Duration skew, String opsClaim) {
     URI url = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/jwks");
-    return new IdentityProviderTokens(new SeqsyncConfig.IdentityProvider(url, ISSUER, AUDIENCE, userClaim, deviceClaim,
-        skew, opsClaim, "seqsync-ops"));
+    return new IdentityProviderTokens(new IdentityProviderSettings(url, ISSUER, AUDIENCE, userClaim, deviceClaim,
+        skew, opsClaim, "seqsync-ops"), "service", "seqsync-service");
   }
 
   private void publish(JWK... keys) {

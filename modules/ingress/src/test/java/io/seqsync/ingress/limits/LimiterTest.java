@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seqsync.config.ConfigLoader;
+import io.seqsync.config.LimitsSettings;
 import io.seqsync.config.RedisEndpoint;
-import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.ingress.auth.Caller;
 import io.seqsync.ingress.http.ApiException;
 import io.seqsync.redis.RedisClients;
@@ -36,7 +36,7 @@ import redis.clients.jedis.UnifiedJedis;
  */
 class LimiterTest {
   private static final long SECOND = TimeUnit.SECONDS.toMicros(1);
-  private static final SeqsyncConfig.Limits LIMITS = ConfigLoader.of(Map.of(
+  private static final LimitsSettings LIMITS = ConfigLoader.of(Map.of(
       "limits.send-device.rate", "2", "limits.send-device.burst", "4",
       "limits.send-user.rate", "3", "limits.send-user.burst", "6")).limits();
 

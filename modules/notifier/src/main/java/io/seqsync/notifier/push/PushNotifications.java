@@ -2,6 +2,7 @@ package io.seqsync.notifier.push;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seqsync.config.KafkaConnection;
+import io.seqsync.config.NotifySettings;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
 import io.seqsync.notifier.DeliveryEngine;
@@ -41,7 +42,7 @@ public final class PushNotifications {
    */
   public static DeliveryEngine start(SeqsyncConfig config, KafkaConnection kafka, Topics topics, ShardMap shards,
       SocketRegistry sockets, VapidKeys vapid, MeterRegistry registry) {
-    SeqsyncConfig.Notify notify = config.notifications();
+    NotifySettings notify = config.notifications();
     Jdbi jdbi = shards.home();
     PushChannel channel = new PushChannel(notify.coalesceWindow(), notify.preview(), new PusherQueries(jdbi),
         new ListSettingsQueries(shards), new BadgeQueries(shards),

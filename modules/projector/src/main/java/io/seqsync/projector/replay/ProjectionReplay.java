@@ -3,6 +3,7 @@ package io.seqsync.projector.replay;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.seqsync.config.Endpoints;
 import io.seqsync.config.KafkaConnection;
+import io.seqsync.config.ProjectorSettings;
 import io.seqsync.config.RedisEndpoint;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.config.Servers;
@@ -125,7 +126,7 @@ public final class ProjectionReplay {
           topics.events().name(), eventEnds);
 
       // Events first: a delivery report is matched against the message it names.
-      SeqsyncConfig.Projector member = withoutInstanceId(config.projector());
+      ProjectorSettings member = withoutInstanceId(config.projector());
       try (Projector projector = new Projector(kafka, topics, database, Announcer.NONE, new SimpleMeterRegistry(),
           member, ContentOpener.of(config, database.jdbi()))) {
         projector.start();
@@ -249,8 +250,8 @@ public final class ProjectionReplay {
   }
 
   // A dynamic member: a static one would fence (or be fenced by) an instance with the same id.
-  private static SeqsyncConfig.Projector withoutInstanceId(SeqsyncConfig.Projector settings) {
-    return new SeqsyncConfig.Projector(settings.groupId(), Optional.empty(), settings.maxPollRecords(),
+  private static ProjectorSettings withoutInstanceId(ProjectorSettings settings) {
+    return new ProjectorSettings(settings.groupId(), Optional.empty(), settings.maxPollRecords(),
         settings.sessionTimeout(), settings.retryBackoff());
   }
 

@@ -2,6 +2,7 @@ package io.seqsync.projector.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.seqsync.config.FetchSettings;
 import io.seqsync.events.ConvId;
 import io.seqsync.store.ArchiveQueries;
 import io.seqsync.store.ConversationQueries;
@@ -113,7 +114,9 @@ class MessageArchiveTest {
 
     assertThat(seqs("messages", DIRECT)).isEmpty();
     assertThat(conversations.activation(2, "laptop", direct).unread()).as("all ten archived").isEqualTo(10);
-    assertThat(new SyncQueries(jdbi, 500).page(2, "laptop", Map.of(DIRECT, 4L), null).rows()).extracting(ConversationQueries.SyncRow::unread)
+    SyncQueries sync = new SyncQueries(jdbi, 500, FetchSettings.SYNC_SCREEN_CONVERSATIONS,
+        FetchSettings.SYNC_SCREEN_BYTES);
+    assertThat(sync.page(2, "laptop", Map.of(DIRECT, 4L), null).rows()).extracting(ConversationQueries.SyncRow::unread)
         .containsExactly(10L);
   }
 

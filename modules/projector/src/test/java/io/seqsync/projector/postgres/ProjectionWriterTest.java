@@ -74,7 +74,7 @@ class ProjectionWriterTest {
     assertThat(seqs(GROUP)).isEqualTo(oneTo(50));
     Message last = ((MessageAppended) events.get(98).getPayload()).getMessage();
     assertThat(storedMessage(DIRECT, 50)).isEqualTo(new StoredMessage(last.getMsgId(), DIRECT, 50, 1, "phone",
-        last.getClientMsgId(), "text", last.getContent(), last.getCreateTime(), false));
+        last.getClientMsgId(), "text", last.getContent(), last.getCreateTime(), false, null, null));
     assertThat(rows("select conv_id, kind, latest_seq, last_activity from conversations order by conv_id"))
         .containsExactly(tuple(DIRECT, "direct", 50L, createTime(50)), tuple(GROUP, "group", 50L, createTime(50)));
   }
@@ -354,7 +354,8 @@ class ProjectionWriterTest {
             + " client_msg_id, type, content, create_time, recalled from messages where conv_id = ? and seq = ?")
         .bind(0, convId).bind(1, seq)
         .map((row, ctx) -> new StoredMessage(row.getLong(1), row.getString(2), row.getLong(3), row.getLong(4),
-            row.getString(5), row.getString(6), row.getString(7), row.getString(8), row.getLong(9), row.getBoolean(10)))
+            row.getString(5), row.getString(6), row.getString(7), row.getString(8), row.getLong(9), row.getBoolean(10),
+            null, null))
         .one());
   }
 }
