@@ -13,6 +13,7 @@ import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.config.Servers;
 import io.seqsync.events.Topics;
 import io.seqsync.ingress.CommandChannels;
+import io.seqsync.ingress.commands.CommandSealing;
 import io.seqsync.ingress.Identity;
 import io.seqsync.ingress.IngressApp;
 import io.seqsync.ingress.IngressSettings;
@@ -85,6 +86,7 @@ public final class SeqsyncApp implements AutoCloseable {
   private final Tokens tokens;
   private Endpoints endpoints;
   private IngressApp ingress;
+  private CommandSealing sealing;
 
   private SeqsyncApp(Tokens tokens) {
     this.tokens = tokens;
@@ -170,7 +172,7 @@ public final class SeqsyncApp implements AutoCloseable {
     HealthProbes health = own(new HealthProbes(config, kafka, topics, redisHealth, sequencing, projector, delivery,
         byConversation, readReplicas.probe()));
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()))
-        .sealingWith(crypto.sealing());
+        .sealingWith(sealing = crypto.sealing());
     ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), topics.announcements().name(),
         config.sequencer().applicationId() + "-ingress"));
     FunctionCounter.builder("seqsync.replies.outcomes.heard", replies, ReplyWaiter::outcomesHeard)
@@ -243,6 +245,11 @@ public final class SeqsyncApp implements AutoCloseable {
 
   public Tokens tokens() {
     return tokens;
+  }
+
+  /** How this app seals a command's content before producing it (none with {@code crypto.encrypt-content} off). */
+  public CommandSealing sealing() {
+    return sealing;
   }
 
   /** Where the servers answer (the configured ones, or the embedded ones this app started). */

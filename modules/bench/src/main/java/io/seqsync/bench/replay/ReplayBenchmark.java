@@ -13,13 +13,8 @@ import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topic;
 import io.seqsync.events.Topics;
 import io.seqsync.events.model.Event;
-import io.seqsync.ingress.commands.CommandSealing;
 import io.seqsync.localstack.LocalStack;
 import io.seqsync.projector.replay.ProjectionReplay;
-import io.seqsync.store.Database;
-import io.seqsync.store.keys.ContentKeys;
-import io.seqsync.store.keys.ContentSealer;
-import io.seqsync.store.keys.MasterKeys;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -33,9 +28,8 @@ import org.apache.kafka.common.serialization.Serdes;
  * How long {@code seqsync replay} takes to rebuild the projection of an event log, and {@code
  * seqsync analytics} to report on it, next to the floor of both measured in the same run: a plain
  * {@code read_committed} read of the same log from offset 0 to its end, decoding nothing, writing
- * nothing. The log is made as the
- * fetch benchmark makes its data (direct conversations, every message a send command through the
- * sequencer and the live projector, whose time is reported too). Markdown on stdout.
+ * nothing. The log is made as the fetch benchmark makes its data (direct conversations, every message
+ * a send command through the sequencer and the live projector, whose time is reported too).
  */
 @Command(name = "bench-replay", mixinStandardHelpOptions = true)
 public final class ReplayBenchmark extends Bench {
@@ -63,15 +57,9 @@ public final class ReplayBenchmark extends Bench {
     SeqsyncConfig config = InJvmApp.config(dir, Map.of("archive.interval", "0s",
         "postgres.embedded-fsync", Boolean.toString("on".equals(fsync)), "crypto.encrypt-content", Boolean.toString(sealed)));
     try {
-      try (SeqsyncApp app = InJvmApp.start(config);
-          Database keys = Database.open(app.stack().postgresJdbcUrl(), app.stack().postgresUser(),
-              app.stack().postgresPassword(), 2);
-          ContentSealer sealer = new ContentSealer(new ContentKeys(keys.jdbi(),
-              MasterKeys.load(config.erasure(), config.dataDir())))) {
-        System.err.printf("   sending %,d conversations x %,d messages through the commands topic, content %s%n",
-            conversations, messages, sealed ? "sealed" : "plain");
-        CommandSealing sealing = sealed ? new CommandSealing(sealer) : CommandSealing.NONE;
-        double live = new History(conversations, messages).write(app, config, sealing::seal);
+      try (SeqsyncApp app = InJvmApp.start(config)) {
+        System.err.printf("   sending %,d x %,d messages, content %s%n", conversations, messages, sealed ? "sealed" : "plain");
+        double live = new History(conversations, messages).write(app, config, app.sealing()::seal);
         rows.add(Result.row("phase", "sent, sequenced and projected live", "seconds", live));
       }
       long total = (long) conversations * messages;

@@ -47,15 +47,13 @@ public final class SendBenchmark extends Bench {
   int connections = 1_024;
   @Option(names = "--partitions", description = "default: ${DEFAULT-VALUE}")
   int partitions = 6;
-  @Option(names = "--reference", negatable = true, defaultValue = "true", fallbackValue = "true", description = "the produce-only floor before each rate"
+  @Option(names = "--reference", negatable = true, defaultValue = "true", description = "the produce-only floor before each rate"
       + " (default: ${DEFAULT-VALUE})")
   boolean reference = true;
-  @Option(names = "--stop-when-saturated", negatable = true, defaultValue = "true", fallbackValue = "true",
-      description = "default: ${DEFAULT-VALUE}")
+  @Option(names = "--stop-when-saturated", negatable = true, defaultValue = "true", description = "default: ${DEFAULT-VALUE}")
   boolean stopWhenSaturated = true;
-  @Option(names = "--encryption", split = ",", description = "on, off or on,off: each commit interval once per value,"
-      + " content sealed or not (crypto.encrypt-content), to measure what sealing costs in the same run"
-      + " (default: ${DEFAULT-VALUE})")
+  @Option(names = "--encryption", split = ",", description = "on, off or on,off: crypto.encrypt-content, one app start"
+      + " each, what sealing costs in the same run (default: ${DEFAULT-VALUE})")
   List<String> encryption = List.of("on");
   @Option(names = "--config", split = ",", description = "app settings over the benchmark's, name=value")
   Map<String, String> config = new LinkedHashMap<>();
