@@ -19,7 +19,7 @@ class MigrationsTest {
 
     List<Integer> versions = database.jdbi().withHandle(handle -> handle
         .createQuery("select version from schema_migrations order by applied_at, version").mapTo(Integer.class).list());
-    assertThat(versions).containsExactly(1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13);
+    assertThat(versions).containsExactly(1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 14);
   }
 
   @Test
