@@ -3,6 +3,7 @@ package io.seqsync.sequencer;
 import static io.seqsync.sequencer.SequencerHarness.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.seqsync.events.AppendedMessages;
 import io.seqsync.events.ByteMutation;
 import io.seqsync.events.Commands;
 import io.seqsync.events.EventSerdes;
@@ -16,7 +17,6 @@ import io.seqsync.events.model.MembershipChanged;
 import io.seqsync.events.model.Message;
 import io.seqsync.events.model.MessageAppended;
 import io.seqsync.events.model.MessageType;
-import io.seqsync.events.model.RecallApplied;
 import io.seqsync.events.model.RecallMessage;
 import io.seqsync.events.model.ReportRead;
 import io.seqsync.events.model.SendMessage;
@@ -149,9 +149,8 @@ class SequencerFuzzTest {
   // Remembers each conversation's latest seq, and fails on a text PostgreSQL could not store.
   private static void recordStorable(Event event) {
     Object payload = event.getPayload();
-    Message message = payload instanceof MessageAppended appended ? appended.getMessage()
-        : payload instanceof RecallApplied recall ? recall.getNotice()
-        : payload instanceof MembershipChanged change ? change.getNotice() : null;
+    // Every event that appends a message or a notice (edits and reactions too) takes a seq.
+    Message message = AppendedMessages.of(payload);
     Stream<String> texts = Stream.of(event.getConvId(), event.getCommandId());
     if (message != null) {
       latestSeqs.merge(message.getConvId(), message.getSeq(), Math::max);
