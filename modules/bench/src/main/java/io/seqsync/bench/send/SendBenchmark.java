@@ -47,10 +47,10 @@ public final class SendBenchmark extends Bench {
   int connections = 1_024;
   @Option(names = "--partitions", description = "default: ${DEFAULT-VALUE}")
   int partitions = 6;
-  @Option(names = "--reference", negatable = true, defaultValue = "true", description = "the produce-only floor before each rate"
+  @Option(names = "--reference", negatable = true, defaultValue = "true", fallbackValue = "true", description = "the produce-only floor before each rate"
       + " (default: ${DEFAULT-VALUE})")
   boolean reference = true;
-  @Option(names = "--stop-when-saturated", negatable = true, defaultValue = "true", description = "default: ${DEFAULT-VALUE}")
+  @Option(names = "--stop-when-saturated", negatable = true, defaultValue = "true", fallbackValue = "true", description = "default: ${DEFAULT-VALUE}")
   boolean stopWhenSaturated = true;
   @Option(names = "--encryption", split = ",", description = "on, off or on,off: crypto.encrypt-content, one app start"
       + " each, what sealing costs in the same run (default: ${DEFAULT-VALUE})")
