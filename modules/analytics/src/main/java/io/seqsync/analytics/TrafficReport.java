@@ -1,5 +1,6 @@
 package io.seqsync.analytics;
 
+import io.seqsync.events.AppendedMessages;
 import io.seqsync.events.model.CommandRejected;
 import io.seqsync.events.model.CursorAdvanced;
 import io.seqsync.events.model.DraftUpdated;
@@ -8,9 +9,7 @@ import io.seqsync.events.model.GroupRolesChanged;
 import io.seqsync.events.model.GroupSettingsChanged;
 import io.seqsync.events.model.MembershipChanged;
 import io.seqsync.events.model.Message;
-import io.seqsync.events.model.MessageAppended;
 import io.seqsync.events.model.ReadAdvanced;
-import io.seqsync.events.model.RecallApplied;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -81,7 +80,8 @@ public final class TrafficReport {
    * are not counted but still seed their conversation's seq audit.
    */
   public void add(Event event) {
-    Message message = messageOf(event.getPayload());
+    // Every message or notice takes a seq (edits and reactions too): the audit sees them all.
+    Message message = AppendedMessages.of(event.getPayload());
     if (message != null) {
       audit(message);
     }
@@ -125,22 +125,6 @@ public final class TrafficReport {
   /** The first {@value #LISTED_ANOMALIES} of them, in the order they were read. */
   public List<SeqAnomaly> seqAnomalies() {
     return List.copyOf(anomalies);
-  }
-
-  private static Message messageOf(Object payload) {
-    if (payload instanceof MessageAppended appended) {
-      return appended.getMessage();
-    }
-    if (payload instanceof RecallApplied recall) {
-      return recall.getNotice();
-    }
-    if (payload instanceof GroupRolesChanged roles) {
-      return roles.getNotice();
-    }
-    if (payload instanceof GroupSettingsChanged settings) {
-      return settings.getNotice();
-    }
-    return payload instanceof MembershipChanged membership ? membership.getNotice() : null;
   }
 
   private void audit(Message message) {

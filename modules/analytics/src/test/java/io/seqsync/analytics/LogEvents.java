@@ -26,6 +26,11 @@ final class LogEvents {
     return event(convId, time, new RecallApplied(message(convId, seq, senderId, MessageType.RECALL, time), recalledSeq));
   }
 
+  static Event edited(String convId, long seq, long senderId, long editedSeq, Instant time) {
+    return event(convId, time, new io.seqsync.events.model.MessageEdited(message(convId, seq, senderId, MessageType.EDIT, time),
+        editedSeq, "edited"));
+  }
+
   static Event membership(String convId, long seq, long byUserId, List<Long> added, Instant time) {
     return event(convId, time,
         new MembershipChanged(message(convId, seq, byUserId, MessageType.SYSTEM, time), added, List.of(), "team", List.of()));

@@ -2,6 +2,7 @@ package io.seqsync.analytics;
 
 import static io.seqsync.analytics.LogEvents.appended;
 import static io.seqsync.analytics.LogEvents.cursor;
+import static io.seqsync.analytics.LogEvents.edited;
 import static io.seqsync.analytics.LogEvents.draft;
 import static io.seqsync.analytics.LogEvents.membership;
 import static io.seqsync.analytics.LogEvents.read;
@@ -84,6 +85,15 @@ class TrafficReportTest {
     assertThat(report.seqAnomalyCount()).isEqualTo(3);
     assertThat(report.seqAnomalies()).containsExactly(new TrafficReport.SeqAnomaly("d:1:2", 1, 3),
         new TrafficReport.SeqAnomaly("d:1:2", 3, 3), new TrafficReport.SeqAnomaly("g:team", 6, 4));
+  }
+
+  @Test
+  void anEditNoticeTakesItsSeqLikeAnyMessage() {
+    TrafficReport report = new TrafficReport(TrafficReport.Period.DAY, Instant.EPOCH);
+    report.add(appended("d:1:2", 1, 1, MessageType.TEXT, MORNING));
+    report.add(edited("d:1:2", 2, 1, 1, MORNING));
+    report.add(appended("d:1:2", 3, 1, MessageType.TEXT, MORNING));
+    assertThat(report.seqAnomalyCount()).isZero();
   }
 
   @Test
