@@ -41,9 +41,7 @@ public final class ChaosRun extends Bench {
 
   @Option(names = "--apps", split = ",", required = true) List<String> apps;
   @Option(names = "--bootstrap", required = true) String bootstrap;
-  @Option(names = "--jdbc-url", split = ",", required = true, description = "every shard's primary") List<String> jdbcUrls;
-  @Option(names = "--jdbc-user") String jdbcUser = "postgres";
-  @Option(names = "--jdbc-password") String jdbcPassword = "";
+  @Option(names = "--jdbc-url", split = ",", required = true, description = "every shard's primary (user postgres)") List<String> jdbcUrls;
   @Option(names = "--secret-file", required = true) Path secretFile;
   @Option(names = "--cluster", required = true) Path cluster;
   @Option(names = "--redis", description = "Redis nodes, for its cost per message") String redis;
@@ -75,10 +73,10 @@ public final class ChaosRun extends Bench {
     List<ApiClient> clients = apps.stream().map(app -> new ApiClient(http, app, sender, Duration.ofSeconds(15))).toList();
     List<Window> windows = new ArrayList<>();
     try (SteadySender sending = new SteadySender(clients, conversations);
-        PageWatch pages = new PageWatch(clients, sending);
         PushWatch push = new PushWatch(apps.stream().map(app -> URI.create(app).getPort()).toList(),
             tokens.mint(2, "watch", Duration.ofHours(6)))) {
       sending.begin(rate);
+      PageWatch pages = new PageWatch(clients, sending);
       log("sending " + rate + "/s to " + conversations + " conversations through " + apps);
       // The steady spell before the first fault also measures what a message costs Redis.
       Thread.sleep(Math.min(settleSeconds * 1000, 5_000));
@@ -118,8 +116,8 @@ public final class ChaosRun extends Bench {
       Thread.sleep(2_000); // the last pushes
       List<String> convs = IntStream.range(0, conversations).mapToObj(SteadySender::conversation).toList();
       boolean held = report(sending.sends().values(), push.pushes().stream().map(ChaosRun::ms).toList(), windows,
-          ChaosCheck.eventLog(bootstrap, topics), ChaosCheck.postgres(jdbcUrls, jdbcUser, jdbcPassword, convs));
-      return addClientView(windows, List.copyOf(sending.answers), pages.reads()) && held;
+          ChaosCheck.eventLog(bootstrap, topics), ChaosCheck.postgres(jdbcUrls, convs));
+      return addClientView(windows, List.copyOf(sending.answers), List.copyOf(pages.reads)) && held;
     }
   }
 

@@ -14,16 +14,16 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * replica's page is the failure this looks for). Records each read: when it began (nanoTime), its
  * status (0: no answer), how many acknowledged messages it missed.
  */
-final class PageWatch implements AutoCloseable {
+final class PageWatch {
   record Read(long at, int status, int missed) {}
 
-  private final ConcurrentLinkedQueue<Read> reads = new ConcurrentLinkedQueue<>();
-  private volatile boolean closed;
+  /** Every read so far. */
+  final ConcurrentLinkedQueue<Read> reads = new ConcurrentLinkedQueue<>();
 
   PageWatch(List<ApiClient> apps, SteadySender sending) {
     String conv = SteadySender.conversation(0);
     BenchSupport.daemonThreads("chaos-pages-").newThread(() -> {
-      for (int app = 0; !closed; app++) {
+      for (int app = 0; ; app++) { // a daemon thread: until the run ends
         long at = System.nanoTime();
         Map<Long, String> acknowledged = new HashMap<>();
         sending.sends().values().stream().map(SteadySender.Send::done)
@@ -42,14 +42,5 @@ final class PageWatch implements AutoCloseable {
         BenchSupport.sleep(200);
       }
     }).start();
-  }
-
-  List<Read> reads() {
-    return List.copyOf(reads);
-  }
-
-  @Override
-  public void close() {
-    closed = true;
   }
 }
