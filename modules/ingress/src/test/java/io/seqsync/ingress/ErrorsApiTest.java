@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.ingress.api.PositionRequests;
 import io.seqsync.ingress.api.SyncService;
+import io.seqsync.testkit.StreamClient;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.List;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * dependency that is down is a 503. Kafka is deliberately unreachable here.
  */
 class ErrorsApiTest {
+  private static final Duration STREAM_WAIT = Duration.ofSeconds(20);
   private static final String SEND = "/v1/conversations/d:1:2/messages";
   private static final int MAX_CONTENT = FetchStack.MAX_CONTENT_BYTES;
 
@@ -150,19 +152,19 @@ class ErrorsApiTest {
 
   @Test
   void garbageOnThePushStreamGetsErrorFramesOrA1009Close() {
-    try (WsProbe probe = new WsProbe(test.app.port(), phone)) {
-      assertThat(probe.next().path("type").asText()).isEqualTo("sync");
-      probe.sendBinary(new byte[] {1, 2, 3});
-      assertThat(probe.next().path("error").path("code").asText()).isEqualTo("invalid_frame");
-      probe.sendText("not json");
-      assertThat(probe.next().path("error").path("code").asText()).isEqualTo("invalid_json");
-      probe.sendText("{\"type\":\"subscribe\"}");
-      assertThat(probe.next().path("error").path("code").asText()).isEqualTo("unknown_frame");
-      probe.sendText("{\"type\":\"ack\",\"convId\":\"d:1:2\",\"seq\":-1}");
-      assertThat(probe.next().path("error").path("code").asText()).isEqualTo("invalid_field");
-      probe.sendText("{\"type\":\"ping\",\"pad\":\"" + "x".repeat(70_000) + "\"}");
-      assertThat(probe.next()).isNull();
-      assertThat(probe.closeCode()).isEqualTo(1009);
+    try (StreamClient probe = StreamClient.withHeader(test.app.port(), phone)) {
+      assertThat(probe.nextOrClose(STREAM_WAIT).path("type").asText()).isEqualTo("sync");
+      probe.trySendBinary(new byte[] {1, 2, 3});
+      assertThat(probe.nextOrClose(STREAM_WAIT).path("error").path("code").asText()).isEqualTo("invalid_frame");
+      probe.trySend("not json");
+      assertThat(probe.nextOrClose(STREAM_WAIT).path("error").path("code").asText()).isEqualTo("invalid_json");
+      probe.trySend("{\"type\":\"subscribe\"}");
+      assertThat(probe.nextOrClose(STREAM_WAIT).path("error").path("code").asText()).isEqualTo("unknown_frame");
+      probe.trySend("{\"type\":\"ack\",\"convId\":\"d:1:2\",\"seq\":-1}");
+      assertThat(probe.nextOrClose(STREAM_WAIT).path("error").path("code").asText()).isEqualTo("invalid_field");
+      probe.trySend("{\"type\":\"ping\",\"pad\":\"" + "x".repeat(70_000) + "\"}");
+      assertThat(probe.nextOrClose(STREAM_WAIT)).isNull();
+      assertThat(probe.closeCode(STREAM_WAIT)).isEqualTo(1009);
     }
   }
 
