@@ -5,6 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.ingress.api.PositionRequests;
 import io.seqsync.ingress.api.SyncService;
+import io.seqsync.ingress.commands.CommandSealing;
+import io.seqsync.store.Database;
+import io.seqsync.store.keys.ContentKeys;
+import io.seqsync.store.keys.ContentSealer;
+import io.seqsync.store.keys.MasterKey;
+import io.seqsync.store.keys.MasterKeys;
 import io.seqsync.testkit.StreamClient;
 import java.net.http.HttpRequest;
 import java.time.Duration;
@@ -213,6 +219,25 @@ class ErrorsApiTest {
     Http.Response response = test.http.post(SEND, phone, "{\"clientMsgId\":\"a\",\"type\":\"text\",\"content\":\"x\"}");
     assertThat(response.status()).isEqualTo(503);
     assertThat(response.errorCode()).isEqualTo("kafka_unavailable");
+  }
+
+  @Test
+  void aSendOrADraftWhileTheKeyStoreIsDownIs503NamingIt() {
+    // The key store on a real PostgreSQL through a closed pool: every key insert fails, as with PostgreSQL down.
+    Database keyStore = test.openPool();
+    keyStore.close();
+    ContentKeys keys = new ContentKeys(keyStore.jdbi(), MasterKeys.of(MasterKey.parse(MasterKey.generate()), List.of()));
+    try (ContentSealer sealer = new ContentSealer(keys)) {
+      stack.publisher().sealingWith(new CommandSealing(sealer));
+      Http.Response send = test.http.post(SEND, phone, "{\"clientMsgId\":\"k\",\"type\":\"text\",\"content\":\"x\"}");
+      assertThat(send.status()).isEqualTo(503);
+      assertThat(send.errorCode()).as("%s", send.body()).isEqualTo("key_store_unavailable");
+      Http.Response draft = test.http.put("/v1/conversations/d:1:2/draft", phone, "{\"text\":\"x\"}");
+      assertThat(draft.status()).isEqualTo(503);
+      assertThat(draft.errorCode()).as("%s", draft.body()).isEqualTo("key_store_unavailable");
+    } finally {
+      stack.publisher().sealingWith(CommandSealing.NONE);
+    }
   }
 
   @Test
