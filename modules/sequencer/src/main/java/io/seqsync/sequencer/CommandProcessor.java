@@ -298,7 +298,8 @@ final class CommandProcessor implements Processor<byte[], byte[], Object, Object
       return;
     }
     if (!reaction.getOn() && added == null) {
-      reject(command, RejectReason.NO_SUCH_REACTION, "no reaction " + reaction.getEmoji() + " of yours", timestamp);
+      // The emoji is sealed (docs/design.md, "Erasure"): the detail does not repeat it.
+      reject(command, RejectReason.NO_SUCH_REACTION, "no such reaction of yours", timestamp);
       return;
     }
     Message notice = append(command, command.getCommandId(), MessageType.REACTION,
