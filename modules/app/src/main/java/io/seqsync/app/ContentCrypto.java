@@ -3,12 +3,13 @@ package io.seqsync.app;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.ingress.commands.CommandSealing;
 import io.seqsync.projector.erasure.Retention;
+import io.seqsync.redis.ConversationIndex;
 import io.seqsync.store.keys.ContentKeys;
 import io.seqsync.store.keys.ContentOpener;
 import io.seqsync.store.keys.ContentSealer;
 import io.seqsync.store.keys.MasterKeys;
+import io.seqsync.store.shard.ShardMap;
 import java.time.Instant;
-import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,10 +26,11 @@ final class ContentCrypto implements AutoCloseable {
   private final ContentSealer sealer;
   private final PeriodicJob retention;
 
-  ContentCrypto(SeqsyncConfig config, Jdbi jdbi) {
-    this.keys = new ContentKeys(jdbi, MasterKeys.load(config.erasure(), config.dataDir()));
+  /** The key store on the home shard of {@code shards}; retention blanks every shard and forgets in {@code index}. */
+  ContentCrypto(SeqsyncConfig config, ShardMap shards, ConversationIndex index) {
+    this.keys = new ContentKeys(shards.home(), MasterKeys.load(config.erasure(), config.dataDir()));
     this.sealer = config.erasure().encryptContent() ? new ContentSealer(keys) : null;
-    Retention job = new Retention(jdbi, keys, config.erasure().retentionDays());
+    Retention job = new Retention(shards, keys, config.erasure().retentionDays(), index);
     this.retention = config.erasure().retentionDays() > 0
         ? new PeriodicJob("seqsync-retention", config.erasure().retentionInterval(), () -> runRetention(job)) : null;
   }
@@ -44,9 +46,9 @@ final class ContentCrypto implements AutoCloseable {
   private static void runRetention(Retention job) {
     try {
       Retention.Erased erased = job.run(Instant.now());
-      if (erased.keys() + erased.messages() + erased.drafts() > 0) {
-        log.info("retention erased {} content keys, {} messages, {} drafts", erased.keys(), erased.messages(),
-            erased.drafts());
+      if (erased.keys() + erased.messages() + erased.drafts() + erased.notifications() > 0) {
+        log.info("retention erased {} content keys, {} messages, {} drafts, {} notifications", erased.keys(),
+            erased.messages(), erased.drafts(), erased.notifications());
       }
     } catch (RuntimeException e) {
       log.warn("the retention job failed; it resumes at its next run", e);

@@ -14,6 +14,7 @@ import io.seqsync.store.RevocationQueries;
 import io.seqsync.store.keys.ContentKeys;
 import io.seqsync.store.keys.MasterKeyRotation;
 import io.seqsync.store.keys.MasterKeys;
+import io.seqsync.store.shard.Shards;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.util.Optional;
@@ -43,7 +44,11 @@ final class ErasureCommand {
     }
     try (Servers servers = Servers.start(config)) {
       Endpoints at = servers.endpoints();
-      try (Database database = Database.open(at.postgresJdbcUrl(), at.postgresUser(), at.postgresPassword(), 2)) {
+      // Every shard (postgres.shards), else the one database: the keys and erased_users are on the home shard.
+      try (Shards shards = Shards.open(config.postgres().shards().urlOfPartition(config.kafka().eventPartitions(),
+          at.postgresJdbcUrl()), new Shards.Pools(at.postgresUser(), at.postgresPassword(), 1, 2,
+          config.postgres().statementTimeout()))) {
+        Database database = shards.home();
         if (keys) {
           return keys(args[0], config, database, out);
         }
@@ -53,7 +58,7 @@ final class ErasureCommand {
             .trusting(config.redis().truststore()))) {
           new RevocationQueries(database.jdbi()).revoke(user.get(), RevocationQueries.ALL_DEVICES,
               Clock.systemUTC().millis());
-          UserErasure.Summary summary = new UserErasure(database.jdbi(), new ConversationIndex(redis),
+          UserErasure.Summary summary = new UserErasure(shards.background(), new ConversationIndex(redis),
               uploads.<UserErasure.Objects>map(on -> on::eraseUser).orElse(UserErasure.NO_OBJECTS)).erase(user.get());
           out.printf("erased user %d: %d content keys, %d messages blanked, %d other rows, %d Redis keys,"
               + " %d attachment objects%n", summary.userId(), summary.keys(), summary.messages(), summary.rows(),

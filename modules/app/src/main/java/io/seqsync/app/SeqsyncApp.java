@@ -143,11 +143,11 @@ public final class SeqsyncApp implements AutoCloseable {
     own(registry::close);
     AnnouncementPublisher announcements = own(new AnnouncementPublisher(kafka, topics.announcements(), registry,
         !config.postgres().replicaJdbcUrls().isEmpty()));
+    ConversationIndex index = new ConversationIndex(redis);
     // The key store lives on the home shard.
-    ContentCrypto crypto = own(new ContentCrypto(config, database.jdbi()));
+    ContentCrypto crypto = own(new ContentCrypto(config, shards.background(), index));
     Projector projector = own(new Projector(kafka, topics, shards.background(), announcements, registry, config.projector(),
         crypto.opener()));
-    ConversationIndex index = new ConversationIndex(redis);
     // Index, then push: a device told of a message finds it listed and counted.
     projector.addCommitListener(new ConversationIndexer(shards.background(), index, redisHealth, kafka,
         topics.events().name(), projector::assignedPartitions));
@@ -211,7 +211,7 @@ public final class SeqsyncApp implements AutoCloseable {
         ? Optional.of(new DevSignIn(tokens, config.auth().demoTokenTtl())) : Optional.empty();
     ingress = own(new IngressApp(IngressSettings.from(config), new CommandChannels(publisher, replies, topics.telemetry()),
         stores, pushes, new Identity(bearerTokens, devSignIn), new Observability(registry, monitor, health.probes()), liveness));
-    UserErasure erasure = new UserErasure(database.jdbi(), index,
+    UserErasure erasure = new UserErasure(shards.background(), index,
         stores.uploads().<UserErasure.Objects>map(uploads -> uploads::eraseUser).orElse(UserErasure.NO_OBJECTS));
     ingress.erasure().eraseWith(erasure::erase);
     ingress.start();

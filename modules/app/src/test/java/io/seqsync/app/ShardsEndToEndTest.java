@@ -35,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * its shard; the list's PostgreSQL path (while Redis is down) merges both shards in the list's
  * order. Then partition 1 moves to the second shard as docs/operations.md says: copied from the
  * event log while the app runs, its tail copied with the app stopped, the mapping switched and
- * the first shard pruned; everything sent before and after the move is there, once.
+ * the first shard pruned; everything sent before and after the move is there, once. Last, erasure
+ * and retention reach both shards ({@link ShardedErasureChecks}).
  */
 class ShardsEndToEndTest {
   private static final String SECRET = "shards-test-secret-0123456789abcdef";
@@ -81,12 +82,19 @@ class ShardsEndToEndTest {
       // Every instance stopped: the first shard pruned, the mapping switched; the projector takes the
       // tail from the event log where the copy's offsets in the second shard say.
       PartitionMove.prune(shards.get(0), events, Set.of(1), PARTITIONS);
-      try (SeqsyncApp app = SeqsyncApp.start(config("0=" + first.jdbcUrl() + ",1-2=" + second.jdbcUrl()))) {
+      SeqsyncConfig moved = config("0=" + first.jdbcUrl() + ",1-2=" + second.jdbcUrl());
+      try (SeqsyncApp app = SeqsyncApp.start(moved)) {
         assertEverythingAnswered(app, 3);
         CONVS.forEach(conv -> EndToEnd.send(EndToEnd.client(app, 1, "phone"), conv, 1));
         assertEverythingAnswered(app, 4);
         assertStoredOnlyInTheirShards(shards, after);
         assertListFromPostgresMergesShards(ShardMap.of(shards, after), 4);
+
+        // Erasure on both shards (with this app start: another would cost the suite its time).
+        ShardedErasureChecks erasure = new ShardedErasureChecks(app, moved, ShardMap.of(shards, after),
+            conv -> after[partitionOf(conv)]);
+        erasure.userErasedOnEveryShard(1);
+        erasure.retentionBlanksEveryShardAndTheListsPreviews(500);
       }
     }
   }

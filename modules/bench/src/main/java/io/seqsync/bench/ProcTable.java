@@ -44,14 +44,4 @@ public final class ProcTable {
     }
     return procs;
   }
-
-  /** Whether {@code proc} is {@code ancestor} or below it. */
-  public static boolean descends(Map<Long, Proc> procs, Proc proc, long ancestor) {
-    for (Proc at = proc; at != null; at = at.ppid() == at.pid() ? null : procs.get(at.ppid())) {
-      if (at.pid() == ancestor) {
-        return true;
-      }
-    }
-    return false;
-  }
 }

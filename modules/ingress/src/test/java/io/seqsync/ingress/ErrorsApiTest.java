@@ -5,6 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.ingress.api.PositionRequests;
 import io.seqsync.ingress.api.SyncService;
+import io.seqsync.ingress.commands.CommandSealing;
+import io.seqsync.store.Database;
+import io.seqsync.store.keys.ContentKeys;
+import io.seqsync.store.keys.ContentSealer;
+import io.seqsync.store.keys.MasterKey;
+import io.seqsync.store.keys.MasterKeys;
+import io.seqsync.testkit.StreamClient;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.List;
@@ -21,6 +28,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * dependency that is down is a 503. Kafka is deliberately unreachable here.
  */
 class ErrorsApiTest {
+  private static final Duration STREAM_WAIT = Duration.ofSeconds(20);
   private static final String SEND = "/v1/conversations/d:1:2/messages";
   private static final int MAX_CONTENT = FetchStack.MAX_CONTENT_BYTES;
 
@@ -150,19 +158,19 @@ class ErrorsApiTest {
 
   @Test
   void garbageOnThePushStreamGetsErrorFramesOrA1009Close() {
-    try (WsProbe probe = new WsProbe(test.app.port(), phone)) {
-      assertThat(probe.next().path("type").asText()).isEqualTo("sync");
-      probe.sendBinary(new byte[] {1, 2, 3});
-      assertThat(probe.next().path("error").path("code").asText()).isEqualTo("invalid_frame");
-      probe.sendText("not json");
-      assertThat(probe.next().path("error").path("code").asText()).isEqualTo("invalid_json");
-      probe.sendText("{\"type\":\"subscribe\"}");
-      assertThat(probe.next().path("error").path("code").asText()).isEqualTo("unknown_frame");
-      probe.sendText("{\"type\":\"ack\",\"convId\":\"d:1:2\",\"seq\":-1}");
-      assertThat(probe.next().path("error").path("code").asText()).isEqualTo("invalid_field");
-      probe.sendText("{\"type\":\"ping\",\"pad\":\"" + "x".repeat(70_000) + "\"}");
-      assertThat(probe.next()).isNull();
-      assertThat(probe.closeCode()).isEqualTo(1009);
+    try (StreamClient probe = StreamClient.withHeader(test.app.port(), phone)) {
+      assertThat(probe.nextOrClose(STREAM_WAIT).path("type").asText()).isEqualTo("sync");
+      probe.trySendBinary(new byte[] {1, 2, 3});
+      assertThat(probe.nextOrClose(STREAM_WAIT).path("error").path("code").asText()).isEqualTo("invalid_frame");
+      probe.trySend("not json");
+      assertThat(probe.nextOrClose(STREAM_WAIT).path("error").path("code").asText()).isEqualTo("invalid_json");
+      probe.trySend("{\"type\":\"subscribe\"}");
+      assertThat(probe.nextOrClose(STREAM_WAIT).path("error").path("code").asText()).isEqualTo("unknown_frame");
+      probe.trySend("{\"type\":\"ack\",\"convId\":\"d:1:2\",\"seq\":-1}");
+      assertThat(probe.nextOrClose(STREAM_WAIT).path("error").path("code").asText()).isEqualTo("invalid_field");
+      probe.trySend("{\"type\":\"ping\",\"pad\":\"" + "x".repeat(70_000) + "\"}");
+      assertThat(probe.nextOrClose(STREAM_WAIT)).isNull();
+      assertThat(probe.closeCode(STREAM_WAIT)).isEqualTo(1009);
     }
   }
 
@@ -211,6 +219,25 @@ class ErrorsApiTest {
     Http.Response response = test.http.post(SEND, phone, "{\"clientMsgId\":\"a\",\"type\":\"text\",\"content\":\"x\"}");
     assertThat(response.status()).isEqualTo(503);
     assertThat(response.errorCode()).isEqualTo("kafka_unavailable");
+  }
+
+  @Test
+  void aSendOrADraftWhileTheKeyStoreIsDownIs503NamingIt() {
+    // The key store on a real PostgreSQL through a closed pool: every key insert fails, as with PostgreSQL down.
+    Database keyStore = test.openPool();
+    keyStore.close();
+    ContentKeys keys = new ContentKeys(keyStore.jdbi(), MasterKeys.of(MasterKey.parse(MasterKey.generate()), List.of()));
+    try (ContentSealer sealer = new ContentSealer(keys)) {
+      stack.publisher().sealingWith(new CommandSealing(sealer));
+      Http.Response send = test.http.post(SEND, phone, "{\"clientMsgId\":\"k\",\"type\":\"text\",\"content\":\"x\"}");
+      assertThat(send.status()).isEqualTo(503);
+      assertThat(send.errorCode()).as("%s", send.body()).isEqualTo("key_store_unavailable");
+      Http.Response draft = test.http.put("/v1/conversations/d:1:2/draft", phone, "{\"text\":\"x\"}");
+      assertThat(draft.status()).isEqualTo(503);
+      assertThat(draft.errorCode()).as("%s", draft.body()).isEqualTo("key_store_unavailable");
+    } finally {
+      stack.publisher().sealingWith(CommandSealing.NONE);
+    }
   }
 
   @Test

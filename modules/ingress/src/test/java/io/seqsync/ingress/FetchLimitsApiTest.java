@@ -3,6 +3,8 @@ package io.seqsync.ingress;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seqsync.ingress.push.StreamEndpoint;
+import io.seqsync.testkit.StreamClient;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** R23 over HTTP: the per-device rate limit and the lanes that keep paging from starving first screens. */
 class FetchLimitsApiTest {
+  private static final Duration STREAM_WAIT = Duration.ofSeconds(20);
   private static final String CONV = "d:1:2";
   private static final String MESSAGES = "/v1/conversations/" + CONV + "/messages";
 
@@ -171,18 +174,18 @@ class FetchLimitsApiTest {
         assertThat(System.nanoTime()).as("the held handshake entered the lane").isLessThan(deadline);
         Thread.sleep(10);
       }
-      try (WsProbe refused = new WsProbe(test.app.port(), test.token(1, "laptop"))) {
-        assertThat(refused.next().get("type").asText()).as("no sync frame: when to come back").isEqualTo("reconnect");
-        assertThat(refused.next()).isNull();
-        assertThat(refused.closeCode()).isEqualTo(StreamEndpoint.TRY_AGAIN_LATER);
+      try (StreamClient refused = StreamClient.withHeader(test.app.port(), test.token(1, "laptop"))) {
+        assertThat(refused.nextOrClose(STREAM_WAIT).get("type").asText()).as("no sync frame: when to come back").isEqualTo("reconnect");
+        assertThat(refused.nextOrClose(STREAM_WAIT)).isNull();
+        assertThat(refused.closeCode(STREAM_WAIT)).isEqualTo(StreamEndpoint.TRY_AGAIN_LATER);
       }
       lock.rollback();
       assertThat(held.get(30, TimeUnit.SECONDS).status()).isEqualTo(200);
     } finally {
       threads.shutdownNow();
     }
-    try (WsProbe admitted = new WsProbe(test.app.port(), test.token(1, "laptop"))) {
-      assertThat(admitted.next().get("type").asText()).isEqualTo("sync");
+    try (StreamClient admitted = StreamClient.withHeader(test.app.port(), test.token(1, "laptop"))) {
+      assertThat(admitted.nextOrClose(STREAM_WAIT).get("type").asText()).isEqualTo("sync");
     }
     assertThat(rejected("first-screen")).isEqualTo(1);
   }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.ingress.push.StreamEndpoint;
+import io.seqsync.testkit.StreamClient;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * past {@code postgres.statement-timeout} answered 503 {@code query_timeout}, counted in /metrics.
  */
 class HandshakeLimitsApiTest {
+  private static final Duration STREAM_WAIT = Duration.ofSeconds(20);
   @RegisterExtension
   static final FetchStackExtension stack =
       FetchStackExtension.appPerTest(Map.of("sync.page-size", "2", "postgres.statement-timeout", "300ms"));
@@ -67,8 +70,8 @@ class HandshakeLimitsApiTest {
 
   @Test
   void theStreamsSyncFrameIsTheFirstPageAndItsNextWorksOverHttp() {
-    try (WsProbe socket = new WsProbe(test.app.port(), phone)) {
-      JsonNode frame = socket.next();
+    try (StreamClient socket = StreamClient.withHeader(test.app.port(), phone)) {
+      JsonNode frame = socket.nextOrClose(STREAM_WAIT);
       assertThat(frame.get("type").asText()).isEqualTo("sync");
       assertThat(frame.get("conversations").size()).isEqualTo(2);
       assertThat(frame.get("limited").asBoolean()).isTrue();
@@ -103,11 +106,11 @@ class HandshakeLimitsApiTest {
       Http.Response list = test.http.get("/v1/conversations", phone);
       assertThat(list.status()).as(list.body()).isEqualTo(503);
       assertThat(list.errorCode()).isEqualTo("query_timeout");
-      try (WsProbe socket = new WsProbe(test.app.port(), phone)) {
-        assertThat(socket.next().toString()).as("when to come back, then the close")
+      try (StreamClient socket = StreamClient.withHeader(test.app.port(), phone)) {
+        assertThat(socket.nextOrClose(STREAM_WAIT).toString()).as("when to come back, then the close")
             .isEqualTo("{\"type\":\"reconnect\",\"reason\":\"query_timeout\",\"afterMs\":1000,\"spreadMs\":4000}");
-        assertThat(socket.next()).isNull();
-        assertThat(socket.closeCode()).isEqualTo(StreamEndpoint.TRY_AGAIN_LATER);
+        assertThat(socket.nextOrClose(STREAM_WAIT)).isNull();
+        assertThat(socket.closeCode(STREAM_WAIT)).isEqualTo(StreamEndpoint.TRY_AGAIN_LATER);
       }
       assertThat(test.http.get("/metrics", null).body())
           .contains("seqsync_postgres_statement_timeouts_total 3.0");

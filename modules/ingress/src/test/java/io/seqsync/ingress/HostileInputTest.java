@@ -23,6 +23,7 @@ import io.seqsync.localstack.LocalS3;
 import io.seqsync.localstack.TemporaryDirectory;
 import io.seqsync.objects.ObjectStore;
 import io.seqsync.sequencer.CommandValidator;
+import io.seqsync.testkit.StreamClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -55,6 +56,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * One real stack (Kafka, PostgreSQL, Redis) and one ingress for the whole class.
  */
 class HostileInputTest {
+  private static final Duration STREAM_WAIT = Duration.ofSeconds(20);
   private static final int MAX_CONTENT = 1024;
   private static final int MAX_GROUP_MEMBERS = 10_000;
   private static final long HTTP_USER = 1;
@@ -82,7 +84,7 @@ class HostileInputTest {
   private static RawHttp raw;
   private static String httpToken;
   private static String streamToken;
-  private static WsProbe bystander;
+  private static StreamClient bystander;
 
   record Frame(String text, byte[] binary) {
     @Override
@@ -115,8 +117,8 @@ class HostileInputTest {
     raw = new RawHttp(test.app.port());
     httpToken = test.token(HTTP_USER, "phone");
     streamToken = test.token(STREAM_USER, "laptop");
-    bystander = new WsProbe(test.app.port(), test.token(STREAM_USER, "tablet"));
-    assertThat(bystander.next().path("type").asText()).isEqualTo("sync");
+    bystander = StreamClient.withHeader(test.app.port(), test.token(STREAM_USER, "tablet"));
+    assertThat(bystander.nextOrClose(STREAM_WAIT).path("type").asText()).isEqualTo("sync");
   }
 
   @AfterContainer
@@ -158,17 +160,17 @@ class HostileInputTest {
   void garbageFramesGetErrorFramesOrACleanClose(@ForAll("frames") List<Frame> frames) {
     boolean huge = frames.stream().anyMatch(frame ->
         frame.text() != null && frame.text().getBytes(StandardCharsets.UTF_8).length > MAX_TEXT_FRAME);
-    try (WsProbe probe = new WsProbe(test.app.port(), streamToken)) {
-      assertThat(probe.next().path("type").asText()).isEqualTo("sync");
+    try (StreamClient probe = StreamClient.withHeader(test.app.port(), streamToken)) {
+      assertThat(probe.nextOrClose(STREAM_WAIT).path("type").asText()).isEqualTo("sync");
       boolean open = true;
       for (int i = 0; i < frames.size() && open; i++) {
-        open = frames.get(i).binary() != null ? probe.sendBinary(frames.get(i).binary()) : probe.sendText(frames.get(i).text());
+        open = frames.get(i).binary() != null ? probe.trySendBinary(frames.get(i).binary()) : probe.trySend(frames.get(i).text());
       }
       if (open) {
-        probe.sendText("{\"type\":\"ping\"}");
+        probe.trySend("{\"type\":\"ping\"}");
       }
       List<JsonNode> answers = new ArrayList<>();
-      for (JsonNode frame = probe.next(); frame != null; frame = probe.next()) {
+      for (JsonNode frame = probe.nextOrClose(STREAM_WAIT); frame != null; frame = probe.nextOrClose(STREAM_WAIT)) {
         answers.add(frame);
         if (frame.path("type").asText().equals("pong")) {
           break;
@@ -180,16 +182,16 @@ class HostileInputTest {
           assertErrorBody(frame, frames.toString());
         }
       });
-      if (probe.closeCode() != null) {
-        assertThat(huge).as("closed (%s) though no frame was too large: %s", probe.closeCode(), frames).isTrue();
+      if (probe.isClosed()) {
+        assertThat(huge).as("closed (%s) though no frame was too large: %s", probe.closeCode(STREAM_WAIT), frames).isTrue();
         // 1009 (message too big); or the client saw the connection go while it was still writing.
-        assertThat(probe.closeCode()).isIn(1009, WsProbe.DROPPED);
+        assertThat(probe.closeCode(STREAM_WAIT)).isIn(1009, StreamClient.DROPPED);
       } else {
         assertThat(answers).last().satisfies(last -> assertThat(last.path("type").asText()).isEqualTo("pong"));
       }
     }
-    assertThat(bystander.sendText("{\"type\":\"ping\"}")).isTrue();
-    assertThat(bystander.next().path("type").asText()).as("another connection still answers").isEqualTo("pong");
+    assertThat(bystander.trySend("{\"type\":\"ping\"}")).isTrue();
+    assertThat(bystander.nextOrClose(STREAM_WAIT).path("type").asText()).as("another connection still answers").isEqualTo("pong");
     producedBy(STREAM_USER);
   }
 

@@ -54,6 +54,7 @@ public final class TestApp implements AutoCloseable {
 
   /** Where the test writes its rows (no statement timeout); the app reads through its own pool, which has one. */
   final Database database;
+  private final java.util.function.Supplier<Database> newPool;
   private final Database requests;
   final Rows rows;
   final Tokens tokens = new Tokens(SECRET);
@@ -87,6 +88,7 @@ public final class TestApp implements AutoCloseable {
       Map<String, String> fetchSettings, URI redisUri, boolean devSignIn, Optional<Uploads> uploads) {
     String url = postgres.createDatabase("ingress_" + ProcessHandle.current().pid() + "_" + DATABASES.incrementAndGet());
     database = Database.open(url, postgres.user(), postgres.password(), POOL_SIZE);
+    this.newPool = () -> Database.open(url, postgres.user(), postgres.password(), 1);
     rows = new Rows(database.jdbi());
     // These tests send far faster than people, from a few devices: limits raised unless a test sets its own.
     Map<String, String> properties = new HashMap<>(LimitsSettings.raisedTo(1_000_000));
@@ -134,6 +136,11 @@ public final class TestApp implements AutoCloseable {
 
   String token(long userId, String deviceId) {
     return tokens.mint(userId, deviceId, Duration.ofHours(1));
+  }
+
+  /** A pool of its own (one connection) on this app's database: the caller closes it. */
+  Database openPool() {
+    return newPool.get();
   }
 
   @Override

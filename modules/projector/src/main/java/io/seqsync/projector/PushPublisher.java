@@ -111,11 +111,7 @@ public final class PushPublisher implements CommitListener {
   // A direct conversation's two users come from its id, a group's from PostgreSQL (read once per
   // batch and conversation by membersAtEachEvent).
   private List<Long> committedMembers(String convId) {
-    ConvId id = ConvId.parse(convId).orElseThrow();
-    if (id.kind() == ConvId.Kind.DIRECT) {
-      return id.directUsers();
-    }
-    return conversations.members(convId);
+    return conversations.members(ConvId.parse(convId).orElseThrow());
   }
 
   private static void address(Event event, Set<Long> members, List<String> lines) {

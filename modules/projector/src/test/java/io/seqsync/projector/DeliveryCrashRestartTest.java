@@ -25,10 +25,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.jdbi.v3.core.Jdbi;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Delivery reports are recorded exactly once in effect under crashes, on real servers: the
@@ -38,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (the consumer's offsets are committed only after the rows) and none doubled (replayed rows are
  * inserted only when absent).
  */
-class DeliveryCrashRestartTest {
+class DeliveryCrashRestartTest extends OnTestServers {
   private static final int MESSAGES = 200;
   private static final int REPORTS = 12_000;
   private static final int PARTITIONS = 4;
@@ -49,30 +46,16 @@ class DeliveryCrashRestartTest {
   private static final long PAUSE_EVERY_100_MS = 250;
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
-  @TempDir static Path dir;
-  private static TestServers servers;
-
-  @BeforeAll
-  static void startServers() {
-    servers = TestServers.start(dir);
-  }
-
-  @AfterAll
-  static void stopServers() {
-    servers.close();
-  }
 
   @Test
   void everyReportIsRecordedOnceAcrossRepeatedKills() throws Exception {
     Topics topics = servers.topics(PARTITIONS);
     String jdbcUrl = servers.postgres().createDatabase("delivery_crash_restart");
-    Path childLog = Path.of("target", "DeliveryCrashRestartTest-child.log");
-    Files.deleteIfExists(childLog);
-    Map<String, String> environment =
-        servers.projectorEnvironment(PARTITIONS, jdbcUrl, dir.resolve("child"), "delivery-crash-test");
+    Path childLog = TestServers.childLog(getClass());
 
-    try (Database database = Database.open(jdbcUrl, servers.postgres().user(), servers.postgres().password(), 2);
-        ChildJvm projectors = new ChildJvm(ProjectorMain.class, environment, childLog, "recording delivery reports from")) {
+    try (Database database = servers.open(jdbcUrl);
+        ChildJvm projectors = servers.projectorChild("delivery-crash-test", PARTITIONS, jdbcUrl, childLog,
+            "recording delivery reports from")) {
       Jdbi jdbi = database.jdbi();
       storeMessages(jdbi);
       projectors.start(START_TIMEOUT);

@@ -15,17 +15,13 @@ import io.seqsync.redis.ConversationIndex;
 import io.seqsync.redis.RedisClients;
 import io.seqsync.redis.RedisHealth;
 import io.seqsync.store.Database;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.AfterParameterizedClassInvocation;
 import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
 import org.junit.jupiter.params.Parameter;
@@ -42,25 +38,13 @@ import redis.clients.jedis.UnifiedJedis;
  */
 @ParameterizedClass
 @EnumSource(RedisTopology.class)
-class IndexCatchUpTest {
+class IndexCatchUpTest extends OnTestServers {
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
   private static final List<String> CONVERSATIONS = List.of("d:1:2", "d:1:3", "d:2:3");
 
-  @TempDir static Path dir;
   @Parameter RedisTopology topology;
-  private static TestServers servers;
   private static RedisTopology.Running redisServer;
   private static UnifiedJedis redis;
-
-  @BeforeAll
-  static void startServers() {
-    servers = TestServers.start(dir);
-  }
-
-  @AfterAll
-  static void stopServers() {
-    servers.close();
-  }
 
   // The single topology uses the servers' own Redis; the cluster one its own three nodes.
   @BeforeParameterizedClassInvocation
@@ -90,8 +74,7 @@ class IndexCatchUpTest {
     TopicAdmin.ensure(KafkaConnection.plain(servers.bootstrapServers()), topics, (short) 1);
     String topic = topics.events().name();
     ConversationIndex index = new ConversationIndex(redis);
-    try (Database database = Database.open(servers.postgres().createDatabase("index_catch_up_" + name),
-            servers.postgres().user(), servers.postgres().password(), 2);
+    try (Database database = servers.open(servers.postgres().createDatabase("index_catch_up_" + name));
         EventLog events = new EventLog(servers.bootstrapServers(), topics);
         RedisHealth health = new RedisHealth(redisUri())) {
       StoredProjection stored = new StoredProjection(database.jdbi(), topic);

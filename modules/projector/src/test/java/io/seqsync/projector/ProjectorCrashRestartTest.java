@@ -13,17 +13,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Queue;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * seq anomaly, and offsets just past the last record. A replayed batch would show as a repeated
  * seq in the child's log; a lost one as a gap or a missing message.
  */
-class ProjectorCrashRestartTest {
+class ProjectorCrashRestartTest extends OnTestServers {
   private static final Logger log = LoggerFactory.getLogger(ProjectorCrashRestartTest.class);
   private static final int MESSAGES = 20_000;
   private static final int CONVERSATIONS = 30;
@@ -48,35 +44,19 @@ class ProjectorCrashRestartTest {
   private static final long PAUSE_BETWEEN_TRANSACTIONS_MS = 80;
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
-  @TempDir static Path dir;
-  private static TestServers servers;
-
-  @BeforeAll
-  static void startServers() {
-    servers = TestServers.start(dir);
-  }
-
-  @AfterAll
-  static void stopServers() {
-    servers.close();
-  }
 
   @Test
   void everyCommittedMessageIsStoredExactlyOnceAcrossRepeatedKills() throws Exception {
     Topics topics = servers.topics(PARTITIONS);
     String jdbcUrl = servers.postgres().createDatabase("crash_restart");
-    // Under target/, not the temp dir: kept for a look after a failure.
-    Path childLog = Path.of("target", "ProjectorCrashRestartTest-child.log");
-    Files.deleteIfExists(childLog);
-    Map<String, String> environment =
-        servers.projectorEnvironment(PARTITIONS, jdbcUrl, dir.resolve("child"), "crash-restart-test");
+    Path childLog = TestServers.childLog(getClass());
 
-    try (ChildJvm projector = new ChildJvm(ProjectorMain.class, environment, childLog, "projector running");
+    try (ChildJvm projector = servers.projectorChild("crash-restart-test", PARTITIONS, jdbcUrl, childLog, "projector running");
         EventLog events = new EventLog(servers.bootstrapServers(), topics);
         AnnouncementsTap announcements = new AnnouncementsTap(servers.bootstrapServers(), topics)) {
       Queue<StoredOutcome> announced = announcements.outcomes();
       projector.start(START_TIMEOUT);
-      try (Database database = Database.open(jdbcUrl, servers.postgres().user(), servers.postgres().password(), 2)) {
+      try (Database database = servers.open(jdbcUrl)) {
         StoredProjection stored = new StoredProjection(database.jdbi(), topics.events().name());
         long loadBegan = System.nanoTime();
         CompletableFuture<Void> load = CompletableFuture.runAsync(() -> produce(events))

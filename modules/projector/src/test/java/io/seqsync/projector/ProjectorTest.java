@@ -22,7 +22,6 @@ import io.seqsync.events.model.StoredOutcome;
 import io.seqsync.store.Database;
 import io.seqsync.store.StoredOffsets;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,25 +30,20 @@ import java.util.Queue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The projector in this JVM, on real servers: what it stores, skips, counts and announces, and
  * how it comes through a failing database and a hand-over between instances. Each test has its
  * own topics, database and consumer group.
  */
-class ProjectorTest {
+class ProjectorTest extends OnTestServers {
   private static final AtomicInteger TESTS = new AtomicInteger();
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
   private static final List<String> CONVERSATIONS = List.of("d:1:2", "d:1:3", "g:team");
 
-  @TempDir static Path dir;
-  private static TestServers servers;
 
   private final List<AutoCloseable> resources = new ArrayList<>();
   private Topics topics;
@@ -57,16 +51,6 @@ class ProjectorTest {
   private StoredProjection stored;
   private EventLog events;
   private ProjectorSettings settings;
-
-  @BeforeAll
-  static void startServers() {
-    servers = TestServers.start(dir);
-  }
-
-  @AfterAll
-  static void stopServers() {
-    servers.close();
-  }
 
   @BeforeEach
   void isolate() {
@@ -77,7 +61,7 @@ class ProjectorTest {
     settings = config.projector();
     TopicAdmin.ensure(KafkaConnection.plain(servers.bootstrapServers()), topics, (short) 1);
     String jdbcUrl = servers.postgres().createDatabase("projector_" + test);
-    database = closing(Database.open(jdbcUrl, servers.postgres().user(), servers.postgres().password(), 2));
+    database = closing(servers.open(jdbcUrl));
     stored = new StoredProjection(database.jdbi(), topics.events().name());
     events = closing(new EventLog(servers.bootstrapServers(), topics));
   }

@@ -57,6 +57,8 @@ public final class ConversationIndex {
   private static final RedisScript RECALLED = RedisScript.load("recalled.lua");
   private static final RedisScript RAISE_FLOOR = RedisScript.load("raise_floor.lua");
   private static final RedisScript UNREAD = RedisScript.load("unread.lua");
+  private static final RedisScript EXPIRED_LAST = RedisScript.load("expired_last.lua");
+  private static final RedisScript EXPIRED_DRAFT = RedisScript.load("expired_draft.lua");
 
   private final UnifiedJedis redis;
   private final boolean cluster;
@@ -326,6 +328,21 @@ public final class ConversationIndex {
 
     public Batch draft(long userId, String convId, String text, long updatedAt) {
       script(DRAFT, List.of(IndexKeys.user(userId)), List.of(IndexKeys.draftField(convId), Long.toString(updatedAt), text));
+      return this;
+    }
+
+    /**
+     * Retention blanked the conversation's messages up to {@code seq}: its last message, when among
+     * them, is forgotten and rebuilt from PostgreSQL on its next read.
+     */
+    public Batch expiredUpTo(String convId, long seq) {
+      script(EXPIRED_LAST, List.of(IndexKeys.conversation(convId)), List.of(Long.toString(seq)));
+      return this;
+    }
+
+    /** Retention deleted the user's draft of the conversation updated before {@code cutoff}: unless newer, it goes. */
+    public Batch draftExpired(long userId, String convId, long cutoff) {
+      script(EXPIRED_DRAFT, List.of(IndexKeys.user(userId)), List.of(IndexKeys.draftField(convId), Long.toString(cutoff)));
       return this;
     }
 

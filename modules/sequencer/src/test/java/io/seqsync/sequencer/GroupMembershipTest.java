@@ -11,7 +11,7 @@ import io.seqsync.events.model.ReadAdvanced;
 import io.seqsync.events.model.RejectReason;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 class GroupMembershipTest {
@@ -20,13 +20,8 @@ class GroupMembershipTest {
   private static final Commands MEMBER = new Commands(2, "laptop");
   private static final Commands OUTSIDER = new Commands(9, "tablet");
 
-  private final SequencerHarness harness =
+  @AutoClose private final SequencerHarness harness =
       new SequencerHarness(Map.of("sequencer.max-content-bytes", "1024", "sequencer.max-group-members", "4"));
-
-  @AfterEach
-  void close() {
-    harness.close();
-  }
 
   @Test
   void creatorIsOwnerAndMemberAndDuplicateIdsCountOnce() {

@@ -13,7 +13,7 @@ import io.seqsync.events.model.MessageAppended;
 import io.seqsync.events.model.RejectReason;
 import io.seqsync.events.model.RoleChange;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /** Roles, settings, ownership passing on and blocks, decided by the sequencer in each conversation's order. */
@@ -24,12 +24,7 @@ class GroupRolesTest {
   private static final Commands CAROL = new Commands(3, "tablet");
   private static final Commands DAN = new Commands(4, "phone");
 
-  private final SequencerHarness harness = new SequencerHarness();
-
-  @AfterEach
-  void close() {
-    harness.close();
-  }
+  @AutoClose private final SequencerHarness harness = new SequencerHarness();
 
   @Test
   void onlyTheOwnerAndAdminsAddOrRemoveAndOnlyTheOwnerGivesRoles() {

@@ -13,7 +13,7 @@ import io.seqsync.events.model.MessageType;
 import io.seqsync.events.model.ReactionChanged;
 import io.seqsync.events.model.RejectReason;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /** Edits, reactions, replies and mentions through the sequencer's topology (TopologyTestDriver). */
@@ -22,12 +22,7 @@ class MessageActionsTest {
   private static final Commands ALICE = new Commands(1, "phone");
   private static final Commands BOB = new Commands(2, "laptop");
 
-  private final SequencerHarness harness = new SequencerHarness();
-
-  @AfterEach
-  void close() {
-    harness.close();
-  }
+  @AutoClose private final SequencerHarness harness = new SequencerHarness();
 
   @Test
   void anEditIsANoticeWithItsOwnSeqNamingTheEditedMessage() {

@@ -32,7 +32,7 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.WindowStore;
 import org.apache.kafka.streams.test.TestRecord;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 class SequencerTopologyTest {
@@ -40,12 +40,7 @@ class SequencerTopologyTest {
   private static final Commands ALICE = new Commands(1, "phone");
   private static final Commands BOB = new Commands(2, "laptop");
 
-  private final SequencerHarness harness = new SequencerHarness();
-
-  @AfterEach
-  void close() {
-    harness.close();
-  }
+  @AutoClose private final SequencerHarness harness = new SequencerHarness();
 
   @Test
   void seqIsContiguousPerConversationOverManyInterleavedConversations() {

@@ -10,7 +10,7 @@ import io.seqsync.events.model.MessageAppended;
 import io.seqsync.events.model.RejectReason;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,12 +21,7 @@ class SystemSenderTest {
   private static final Commands SYSTEM = new Commands(UserIds.SYSTEM, UserIds.SYSTEM_DEVICE);
   private static final Commands OWNER = new Commands(1, "phone");
 
-  private final SequencerHarness harness = new SequencerHarness(Map.of());
-
-  @AfterEach
-  void close() {
-    harness.close();
-  }
+  @AutoClose private final SequencerHarness harness = new SequencerHarness(Map.of());
 
   @Test
   void theSystemSendsToAGroupAndADirectConversationItIsNoMemberOf() {

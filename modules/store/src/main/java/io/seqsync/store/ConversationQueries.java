@@ -154,6 +154,19 @@ public final class ConversationQueries {
     return shards.of(convId).withHandle(handle -> members(handle, convId));
   }
 
+  /** Everyone in {@code convId} by user id: see {@link #members(Handle, ConvId)} (a direct one reads nothing). */
+  public List<Long> members(ConvId convId) {
+    return convId.kind() == ConvId.Kind.DIRECT ? convId.directUsers() : members(convId.value());
+  }
+
+  /**
+   * Everyone in {@code convId}, by user id: a direct conversation's two users from its id, a group's
+   * {@code conversation_members} rows read through {@code handle} (the conversation's shard).
+   */
+  public static List<Long> members(Handle handle, ConvId convId) {
+    return convId.kind() == ConvId.Kind.DIRECT ? convId.directUsers() : members(handle, convId.value());
+  }
+
   static List<Long> members(Handle handle, String convId) {
     return handle.createQuery("select user_id from conversation_members where conv_id = :conv order by user_id")
         .bind("conv", convId).mapTo(Long.class).list();

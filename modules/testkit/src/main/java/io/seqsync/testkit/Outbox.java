@@ -6,6 +6,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.ObjIntConsumer;
 
 /**
  * A client's outbox as API.md asks for: a send not answered 200 is sent again with the same
@@ -29,6 +30,7 @@ public final class Outbox implements AutoCloseable {
       });
   private final AtomicLong failures = new AtomicLong();
   private volatile boolean closed;
+  private volatile ObjIntConsumer<String> onAnswer = (convId, status) -> { };
 
   /** {@code apps}: one client per app instance, tried in turn. */
   public Outbox(List<ApiClient> apps, long firstRetryMillis) {
@@ -41,6 +43,12 @@ public final class Outbox implements AutoCloseable {
     CompletableFuture<Delivery> done = new CompletableFuture<>();
     attempt(new Attempt(convId, clientMsgId, text, System.nanoTime(), done), 0, 1, -1, false);
     return done;
+  }
+
+  /** Tells {@code listener} every attempt's answer: its convId and status (0: no answer, a cut connection). */
+  public Outbox onAnswer(ObjIntConsumer<String> listener) {
+    this.onAnswer = listener;
+    return this;
   }
 
   /** Attempts that failed (any answer but 200, or none) and were sent again. */
@@ -59,6 +67,7 @@ public final class Outbox implements AutoCloseable {
     apps.get(app % apps.size()).sendText(a.convId(), a.clientMsgId(), a.text()).whenComplete((response, error) -> {
       int status = error == null ? response.status() : 0;
       long now = System.nanoTime();
+      onAnswer.accept(a.convId(), status);
       long acceptedAt = accepted < 0 && (status == 200 || status == 202) ? now : accepted;
       if (status == 200) {
         a.done().complete(new Delivery(a.convId(), a.clientMsgId(), response.seq(), attempt, firstFailed, a.firstTried(),

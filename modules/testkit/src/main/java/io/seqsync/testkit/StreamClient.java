@@ -2,12 +2,15 @@ package io.seqsync.testkit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -15,9 +18,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
-/** A real WebSocket client of {@code /v1/stream}: every frame received, parsed, in order. */
+/**
+ * A real WebSocket client of {@code /v1/stream}: every frame received, parsed, in order. A text
+ * frame that is not JSON arrives as {@code {"type":"not JSON","text":...}}, a binary one as {@code
+ * {"type":"unexpected binary frame from the server"}}: neither is a frame the server may send.
+ */
 public final class StreamClient implements AutoCloseable {
+  /** The close code when the connection failed rather than closed. */
+  public static final int DROPPED = -1;
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** How the server closed the socket. */
@@ -38,21 +48,19 @@ public final class StreamClient implements AutoCloseable {
       public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
         partial.append(data);
         if (last) {
-          try {
-            JsonNode frame = JSON.readTree(partial.toString());
-            if (tap != null) {
-              tap.accept(frame);
-            } else {
-              frames.add(frame);
-            }
-          } catch (Exception e) {
-            throw new IllegalStateException("not JSON: " + partial, e);
-          }
+          received(parsed(partial.toString()));
           partial.setLength(0);
           if (pausing) { // read no further: the server's writes back up
             return null;
           }
         }
+        webSocket.request(1);
+        return null;
+      }
+
+      @Override
+      public CompletionStage<?> onBinary(WebSocket webSocket, ByteBuffer data, boolean last) {
+        received(JSON.createObjectNode().put("type", "unexpected binary frame from the server"));
         webSocket.request(1);
         return null;
       }
@@ -65,9 +73,25 @@ public final class StreamClient implements AutoCloseable {
 
       @Override
       public void onError(WebSocket webSocket, Throwable error) {
-        closed.complete(new Close(-1, String.valueOf(error)));
+        closed.complete(new Close(DROPPED, String.valueOf(error)));
       }
     }).join();
+  }
+
+  private static JsonNode parsed(String text) {
+    try {
+      return JSON.readTree(text);
+    } catch (IOException e) {
+      return JSON.createObjectNode().put("type", "not JSON").put("text", text);
+    }
+  }
+
+  private void received(JsonNode frame) {
+    if (tap != null) {
+      tap.accept(frame);
+    } else {
+      frames.add(frame);
+    }
   }
 
   /** Connects with the token in the Authorization header. */
@@ -100,12 +124,21 @@ public final class StreamClient implements AutoCloseable {
     socket.sendText(frame, true).join();
   }
 
-  /** Sends a frame; false when the socket is closed already. */
+  /** Sends a frame; false when the socket is closed (or closing) already. */
   public boolean trySend(String frame) {
+    return sent(() -> socket.sendText(frame, true));
+  }
+
+  /** Sends a binary frame; false when the socket is closed (or closing) already. */
+  public boolean trySendBinary(byte[] bytes) {
+    return sent(() -> socket.sendBinary(ByteBuffer.wrap(bytes), true));
+  }
+
+  private static boolean sent(Supplier<CompletableFuture<WebSocket>> send) {
     try {
-      socket.sendText(frame, true).join();
+      send.get().join();
       return true;
-    } catch (java.util.concurrent.CompletionException | IllegalStateException closed) {
+    } catch (CompletionException | IllegalStateException closed) {
       return false;
     }
   }
@@ -118,6 +151,29 @@ public final class StreamClient implements AutoCloseable {
         throw new AssertionError("no frame within " + timeout);
       }
       return frame;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * The next frame, or null once the server closed the socket and every frame before the close was
+   * read; an AssertionError when neither comes within {@code timeout}.
+   */
+  public JsonNode nextOrClose(Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    try {
+      while (System.nanoTime() < deadline) {
+        JsonNode frame = frames.poll(50, TimeUnit.MILLISECONDS);
+        if (frame != null) {
+          return frame;
+        }
+        if (closed.isDone() && frames.isEmpty()) {
+          return null;
+        }
+      }
+      throw new AssertionError("no frame and no close within " + timeout);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);

@@ -11,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,7 +59,21 @@ final class ChaosCheck {
 
   private ChaosCheck() {}
 
+  /** What the event log holds; read again (up to 3 times) when no broker answered in time (a loaded machine). */
   static Holding eventLog(String bootstrapServers, Topics topics) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return eventLogOnce(bootstrapServers, topics);
+      } catch (IllegalStateException noAnswer) {
+        ChaosRun.log("reading the event log, attempt " + attempt + " of 3: " + noAnswer.getMessage());
+        if (attempt == 3) {
+          throw noAnswer;
+        }
+      }
+    }
+  }
+
+  private static Holding eventLogOnce(String bootstrapServers, Topics topics) {
     Map<String, List<Stored>> byConv = new HashMap<>();
     TopicScan.read(KafkaConnection.plain(bootstrapServers), topics.events(), Optional.empty(), event -> {
       if (event.getPayload() instanceof MessageAppended appended && appended.getMessage().getClientMsgId().startsWith("chaos-")) {
@@ -67,24 +82,27 @@ final class ChaosCheck {
             .add(new Stored(message.getConvId(), message.getSeq(), message.getClientMsgId()));
       }
     });
-    byConv.values().forEach(list -> list.sort(java.util.Comparator.comparingLong(Stored::seq)));
+    byConv.values().forEach(list -> list.sort(Comparator.comparingLong(Stored::seq)));
     return new Holding(byConv);
   }
 
-  static Holding postgres(String jdbcUrl, String user, String password, Collection<String> convs) throws SQLException {
+  /** What every shard's {@code messages} holds, each primary in {@code jdbcUrls} read in turn. */
+  static Holding postgres(List<String> jdbcUrls, Collection<String> convs) throws SQLException {
     Map<String, List<Stored>> byConv = new HashMap<>();
-    try (Connection connection = DriverManager.getConnection(jdbcUrl, user, password);
-        PreparedStatement query = connection.prepareStatement(
-            "select conv_id, seq, client_msg_id from messages where conv_id = any(?) and client_msg_id like 'chaos-%'"
-                + " order by conv_id, seq")) {
-      query.setArray(1, connection.createArrayOf("text", convs.toArray()));
-      try (ResultSet rows = query.executeQuery()) {
-        while (rows.next()) {
-          Stored stored = new Stored(rows.getString(1), rows.getLong(2), rows.getString(3));
-          byConv.computeIfAbsent(stored.conv(), conv -> new ArrayList<>()).add(stored);
+    for (String jdbcUrl : jdbcUrls) {
+      try (Connection connection = DriverManager.getConnection(jdbcUrl, "postgres", "");
+          PreparedStatement query = connection.prepareStatement("select conv_id, seq, client_msg_id from messages"
+              + " where conv_id = any(?) and client_msg_id like 'chaos-%'")) {
+        query.setArray(1, connection.createArrayOf("text", convs.toArray()));
+        try (ResultSet rows = query.executeQuery()) {
+          while (rows.next()) {
+            byConv.computeIfAbsent(rows.getString(1), conv -> new ArrayList<>())
+                .add(new Stored(rows.getString(1), rows.getLong(2), rows.getString(3)));
+          }
         }
       }
     }
+    byConv.values().forEach(list -> list.sort(Comparator.comparingLong(Stored::seq)));
     return new Holding(byConv);
   }
 }

@@ -19,7 +19,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongPredicate;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -36,43 +39,25 @@ import picocli.CommandLine.Option;
 public final class ChaosRun extends Bench {
   private static final long START = System.nanoTime();
 
-  @Option(names = "--apps", split = ",", required = true)
-  List<String> apps;
-  @Option(names = "--bootstrap", required = true)
-  String bootstrap;
-  @Option(names = "--jdbc-url", required = true)
-  String jdbcUrl;
-  @Option(names = "--jdbc-user")
-  String jdbcUser = "postgres";
-  @Option(names = "--jdbc-password")
-  String jdbcPassword = "";
-  @Option(names = "--secret-file", required = true)
-  Path secretFile;
-  @Option(names = "--cluster", required = true)
-  Path cluster;
-  @Option(names = "--redis", description = "Redis nodes, for its cost per message")
-  String redis;
-  @Option(names = "--partitions", description = "default: ${DEFAULT-VALUE}")
-  int partitions = 6;
-  @Option(names = "--rate", description = "sends/s (default: ${DEFAULT-VALUE})")
-  int rate = 100;
-  @Option(names = "--conversations", description = "default: ${DEFAULT-VALUE}")
-  int conversations = 50;
-  @Option(names = "--settle-s", description = "default: ${DEFAULT-VALUE}")
-  long settleSeconds = 20;
-  @Option(names = "--down-s", description = "default: ${DEFAULT-VALUE}")
-  int downSeconds = 15;
-  @Option(names = "--recover-s", description = "default: ${DEFAULT-VALUE}")
-  long recoverSeconds = 30;
+  @Option(names = "--apps", split = ",", required = true) List<String> apps;
+  @Option(names = "--bootstrap", required = true) String bootstrap;
+  @Option(names = "--jdbc-url", split = ",", required = true, description = "every shard's primary (user postgres)") List<String> jdbcUrls;
+  @Option(names = "--secret-file", required = true) Path secretFile;
+  @Option(names = "--cluster", required = true) Path cluster;
+  @Option(names = "--redis", description = "Redis nodes, for its cost per message") String redis;
+  @Option(names = "--partitions", description = "default: ${DEFAULT-VALUE}") int partitions = 6;
+  @Option(names = "--rate", description = "sends/s (default: ${DEFAULT-VALUE})") int rate = 100;
+  @Option(names = "--conversations", description = "default: ${DEFAULT-VALUE}") int conversations = 50;
+  @Option(names = "--settle-s", description = "default: ${DEFAULT-VALUE}") long settleSeconds = 20;
+  @Option(names = "--down-s", description = "default: ${DEFAULT-VALUE}") int downSeconds = 15;
+  @Option(names = "--recover-s", description = "default: ${DEFAULT-VALUE}") long recoverSeconds = 30;
   @Option(names = "--faults", split = ",", description = "default: ${DEFAULT-VALUE}")
   List<String> faultNames = List.of("broker", "leader", "app", "redis", "postgres");
-  @Option(names = "--in-a-row", arity = "1", description = "default: ${DEFAULT-VALUE}")
-  boolean inARow = true;
-  @Option(names = "--drain-s", description = "default: ${DEFAULT-VALUE}")
-  long drainSeconds = 600;
+  @Option(names = "--in-a-row", arity = "1", description = "default: ${DEFAULT-VALUE}") boolean inARow = true;
+  @Option(names = "--drain-s", description = "default: ${DEFAULT-VALUE}") long drainSeconds = 600;
 
-  /** A fault's time span in ms since the run began: from its start to the next one's. */
-  record Window(String name, long from, long to) {}
+  /** A fault's time span in ms since the run began: from its start, until it was undone, to the next one's start. */
+  record Window(String name, long from, long undone, long to) {}
 
   public static void main(String[] args) {
     Bench.main(new ChaosRun(), args);
@@ -91,6 +76,7 @@ public final class ChaosRun extends Bench {
         PushWatch push = new PushWatch(apps.stream().map(app -> URI.create(app).getPort()).toList(),
             tokens.mint(2, "watch", Duration.ofHours(6)))) {
       sending.begin(rate);
+      PageWatch pages = new PageWatch(clients, sending);
       log("sending " + rate + "/s to " + conversations + " conversations through " + apps);
       // The steady spell before the first fault also measures what a message costs Redis.
       Thread.sleep(Math.min(settleSeconds * 1000, 5_000));
@@ -107,8 +93,9 @@ public final class ChaosRun extends Bench {
         long from = now();
         log("fault " + fault.name() + ": " + fault.description());
         faults.run(fault);
+        long undone = now();
         Thread.sleep(recoverSeconds * 1000);
-        windows.add(new Window(fault.name(), from, now()));
+        windows.add(new Window(fault.name(), from, undone, now()));
       }
       if (inARow && !chosen.isEmpty()) {
         long from = now();
@@ -116,8 +103,9 @@ public final class ChaosRun extends Bench {
           log("in a row, fault " + fault.name() + ": " + fault.description());
           faults.run(fault);
         }
+        long undone = now();
         Thread.sleep(recoverSeconds * 1000);
-        windows.add(new Window("all in a row", from, now()));
+        windows.add(new Window("all in a row", from, undone, now()));
       }
       sending.stopNew();
       // Every acknowledged send is durably in Kafka: wait until each has its 200, or --drain-s.
@@ -127,8 +115,9 @@ public final class ChaosRun extends Bench {
       log("sending stopped; " + sending.unsettled() + " sends never answered 200");
       Thread.sleep(2_000); // the last pushes
       List<String> convs = IntStream.range(0, conversations).mapToObj(SteadySender::conversation).toList();
-      return report(sending.sends().values(), push.pushes().stream().map(ChaosRun::ms).toList(), windows,
-          ChaosCheck.eventLog(bootstrap, topics), ChaosCheck.postgres(jdbcUrl, jdbcUser, jdbcPassword, convs));
+      boolean held = report(sending.sends().values(), push.pushes().stream().map(ChaosRun::ms).toList(), windows,
+          ChaosCheck.eventLog(bootstrap, topics), ChaosCheck.postgres(jdbcUrls, convs));
+      return addClientView(windows, List.copyOf(sending.answers), List.copyOf(pages.reads)) && held;
     }
   }
 
@@ -180,6 +169,38 @@ public final class ChaosRun extends Bench {
         "sendsFailedUntilS", failed.stream().mapToLong(d -> ms(d.firstTried()) - from).max().orElse(0) / 1000.0,
         "longestWaitFor200S", done.stream().mapToLong(d -> d.stored() - d.firstTried()).max().orElse(0) / 1e9,
         "pushPausedS", pushGap < 0 ? null : pushGap / 1000.0);
+  }
+
+  /**
+   * Adds to each window's row (and the whole run's) what the client saw: the answers to its send
+   * attempts by half of the events topic's partitions (each half one shard with
+   * {@code SEQSYNC_CLUSTER_SHARDS=2}) while the fault lasted and after it was undone, and the pages
+   * {@link PageWatch} read: how many, how many not answered 200, how many stale. Whether none was.
+   */
+  @SuppressWarnings("unchecked")
+  private boolean addClientView(List<Window> windows, List<SteadySender.Answer> answers, List<PageWatch.Read> reads) {
+    for (Object row : rows) {
+      if (row instanceof Map<?, ?> map && map.get("window") instanceof String name) {
+        Window w = windows.stream().filter(window -> window.name().equals(name)).findFirst()
+            .orElse(new Window(name, 0, Long.MAX_VALUE, Long.MAX_VALUE));
+        Map<String, Object> columns = (Map<String, Object>) map;
+        columns.put("answersWhileFaulted", byHalf(answers, at -> at >= w.from() && at < w.undone()));
+        columns.put("answersAfterUndone", byHalf(answers, at -> at >= w.undone() && at < w.to()));
+        List<PageWatch.Read> in = reads.stream().filter(read -> ms(read.at()) >= w.from() && ms(read.at()) < w.to()).toList();
+        columns.put("pagesRead", in.size());
+        columns.put("pagesNot200", in.stream().filter(read -> read.status() != 200).count());
+        columns.put("pagesStale", in.stream().filter(read -> read.missed() > 0).count());
+      }
+    }
+    return reads.stream().noneMatch(read -> read.missed() > 0);
+  }
+
+  // Status (0: no answer) -> attempts, per half of the partitions: "p0-2", "p3-5".
+  private Map<String, Map<Integer, Long>> byHalf(List<SteadySender.Answer> answers, LongPredicate when) {
+    int half = partitions / 2;
+    return answers.stream().filter(answer -> when.test(ms(answer.at()))).collect(Collectors.groupingBy(
+        answer -> Faults.partition(answer.conv(), partitions) < half ? "p0-" + (half - 1) : "p" + half + "-" + (partitions - 1),
+        TreeMap::new, Collectors.groupingBy(SteadySender.Answer::status, TreeMap::new, Collectors.counting())));
   }
 
   // The longest time without a push of the busy conversation from the fault's start to the window's end.

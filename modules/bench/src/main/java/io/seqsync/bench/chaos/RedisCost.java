@@ -21,7 +21,6 @@ record RedisCost(double cpuSeconds, long commands) {
     return sum;
   }
 
-  /** What Redis spent between {@code before} and this reading, per stored message. */
   /** Redis's CPU and commands per message over a steady spell, for a result row. */
   java.util.Map<String, Object> perMessage(RedisCost before, long messages, double seconds) {
     double cpu = cpuSeconds - before.cpuSeconds;
@@ -32,11 +31,7 @@ record RedisCost(double cpuSeconds, long commands) {
   }
 
   private static double field(String info, String name) {
-    for (String line : info.split("\r?\n")) {
-      if (line.startsWith(name + ":")) {
-        return Double.parseDouble(line.substring(name.length() + 1).trim());
-      }
-    }
-    throw new IllegalStateException("Redis INFO has no " + name);
+    return info.lines().filter(line -> line.startsWith(name + ":")).mapToDouble(line -> Double.parseDouble(
+        line.substring(name.length() + 1).trim())).findFirst().orElseThrow(() -> new IllegalStateException("Redis INFO has no " + name));
   }
 }

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -25,6 +26,11 @@ final class SteadySender implements AutoCloseable {
     }
   }
 
+  /** An attempt's answer: when (nanoTime), to which conversation, its status (0: none). */
+  record Answer(long at, String conv, int status) {}
+
+  /** Every attempt's answer so far. */
+  final ConcurrentLinkedQueue<Answer> answers = new ConcurrentLinkedQueue<>();
   private final Outbox outbox;
   private final int conversations;
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
@@ -33,7 +39,8 @@ final class SteadySender implements AutoCloseable {
   private volatile boolean sending = true;
 
   SteadySender(List<ApiClient> apps, int conversations) {
-    this.outbox = new Outbox(apps, 500);
+    this.outbox = new Outbox(apps, 500)
+        .onAnswer((conv, status) -> answers.add(new Answer(System.nanoTime(), conv, status)));
     this.conversations = conversations;
   }
 

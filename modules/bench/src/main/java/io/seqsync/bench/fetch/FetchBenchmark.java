@@ -40,16 +40,11 @@ public final class FetchBenchmark extends Bench {
       + " and messages.seq <= least(?, c.latest_seq) order by messages.seq limit ?) m on true"
       + " where c.conv_id = ? order by m.seq";
 
-  @Option(names = "--conversations", description = "default: ${DEFAULT-VALUE}")
-  int conversations = 200;
-  @Option(names = "--messages", description = "per conversation (default: ${DEFAULT-VALUE})")
-  int messages = 500;
-  @Option(names = "--clients", description = "default: ${DEFAULT-VALUE}")
-  int clients = 64;
-  @Option(names = "--warmup-s", description = "default: ${DEFAULT-VALUE}")
-  int warmupSeconds = 8;
-  @Option(names = "--duration-s", description = "default: ${DEFAULT-VALUE}")
-  int durationSeconds = 10;
+  @Option(names = "--conversations", description = "default: ${DEFAULT-VALUE}") int conversations = 200;
+  @Option(names = "--messages", description = "per conversation (default: ${DEFAULT-VALUE})") int messages = 500;
+  @Option(names = "--clients", description = "default: ${DEFAULT-VALUE}") int clients = 64;
+  @Option(names = "--warmup-s", description = "default: ${DEFAULT-VALUE}") int warmupSeconds = 8;
+  @Option(names = "--duration-s", description = "default: ${DEFAULT-VALUE}") int durationSeconds = 10;
 
   private History history;
   private final List<ApiClient> apis = new ArrayList<>();

@@ -35,24 +35,18 @@ public final class LaneBenchmark extends Bench {
   private static final int PAGE = 50;
   private static final List<String> KINDS = List.of("alone", "polite flood", "rude flood");
 
-  @Option(names = "--conversations", description = "default: ${DEFAULT-VALUE}")
-  int conversations = 200;
-  @Option(names = "--messages", description = "per conversation (default: ${DEFAULT-VALUE})")
-  int messages = 1_000;
+  @Option(names = "--conversations", description = "default: ${DEFAULT-VALUE}") int conversations = 200;
+  @Option(names = "--messages", description = "per conversation (default: ${DEFAULT-VALUE})") int messages = 1_000;
   @Option(names = "--devices", description = "tokens per user and kind of client (default: ${DEFAULT-VALUE})")
   int devices = 10;
   @Option(names = "--screen-rate", description = "first screens per second (default: ${DEFAULT-VALUE})")
   int screenRate = 300;
-  @Option(names = "--flood-clients", description = "default: ${DEFAULT-VALUE}")
-  int floodClients = 128;
+  @Option(names = "--flood-clients", description = "default: ${DEFAULT-VALUE}") int floodClients = 128;
   @Option(names = "--rude-pause-ms", description = "a rude client's pause after a 503 (default: ${DEFAULT-VALUE})")
   int rudePauseMillis = 5;
-  @Option(names = "--warmup-s", description = "default: ${DEFAULT-VALUE}")
-  int warmupSeconds = 15;
-  @Option(names = "--rounds", description = "default: ${DEFAULT-VALUE}")
-  int rounds = 3;
-  @Option(names = "--duration-s", description = "each phase (default: ${DEFAULT-VALUE})")
-  int durationSeconds = 5;
+  @Option(names = "--warmup-s", description = "default: ${DEFAULT-VALUE}") int warmupSeconds = 15;
+  @Option(names = "--rounds", description = "default: ${DEFAULT-VALUE}") int rounds = 3;
+  @Option(names = "--duration-s", description = "each phase (default: ${DEFAULT-VALUE})") int durationSeconds = 5;
 
   private final List<String> convIds = new ArrayList<>();
   private final List<List<ApiClient>> screens = new ArrayList<>();

@@ -52,8 +52,7 @@ public final class NotifyBenchmark extends Bench {
 
   @Option(names = "--sizes", split = ",", description = "group sizes, all offline with a pusher (default: ${DEFAULT-VALUE})")
   List<Integer> sizes = List.of(1000, 10000);
-  @Option(names = "--messages", description = "per group (default: ${DEFAULT-VALUE})")
-  int messages = 3;
+  @Option(names = "--messages", description = "per group (default: ${DEFAULT-VALUE})") int messages = 3;
 
   public static void main(String[] args) {
     Bench.main(new NotifyBenchmark(), args);

@@ -31,42 +31,28 @@ public final class PeerBenchmark extends Bench {
 
   @Option(names = "--rates", split = ",", description = "live: offered rates (default: ${DEFAULT-VALUE})")
   List<Integer> rates = List.of(200, 500, 1000, 2000, 3000, 5000);
-  @Option(names = "--warmup-s", description = "default: ${DEFAULT-VALUE}")
-  int warmupSeconds = 5;
-  @Option(names = "--duration-s", description = "default: ${DEFAULT-VALUE}")
-  int durationSeconds = 20;
-  @Option(names = "--conversations", description = "default: ${DEFAULT-VALUE}")
-  int conversations = 1_000;
+  @Option(names = "--warmup-s", description = "default: ${DEFAULT-VALUE}") int warmupSeconds = 5;
+  @Option(names = "--duration-s", description = "default: ${DEFAULT-VALUE}") int durationSeconds = 20;
+  @Option(names = "--conversations", description = "default: ${DEFAULT-VALUE}") int conversations = 1_000;
   @Option(names = "--catchup-messages", description = "sent while the receiver is offline (default: ${DEFAULT-VALUE})")
   int catchupMessages = 100_000;
-  @Option(names = "--fill-rate", description = "default: ${DEFAULT-VALUE}")
-  int fillRate = 2_000;
-  @Option(names = "--fetchers", description = "seqsync's pages in parallel (default: ${DEFAULT-VALUE})")
-  int fetchers = 8;
-  @Option(names = "--crash-rate", description = "default: ${DEFAULT-VALUE}")
-  int crashRate = 1_000;
-  @Option(names = "--crash-s", description = "default: ${DEFAULT-VALUE}")
-  int crashSeconds = 40;
-  @Option(names = "--kill-after-s", description = "default: ${DEFAULT-VALUE}")
-  int killAfterSeconds = 10;
+  @Option(names = "--fill-rate", description = "default: ${DEFAULT-VALUE}") int fillRate = 2_000;
+  @Option(names = "--fetchers", description = "seqsync's pages in parallel (default: ${DEFAULT-VALUE})") int fetchers = 8;
+  @Option(names = "--crash-rate", description = "default: ${DEFAULT-VALUE}") int crashRate = 1_000;
+  @Option(names = "--crash-s", description = "default: ${DEFAULT-VALUE}") int crashSeconds = 40;
+  @Option(names = "--kill-after-s", description = "default: ${DEFAULT-VALUE}") int killAfterSeconds = 10;
   @Option(names = "--measurements", split = ",", description = "default: ${DEFAULT-VALUE}")
   Set<String> measurements = Set.of("live", "catchup", "crash");
   @Option(names = "--servers", split = ",", description = "default: ${DEFAULT-VALUE}")
   List<String> servers = List.of("seqsync", "ejabberd");
-  @Option(names = "--dir", required = true)
-  Path dir;
-  @Option(names = "--app-jar", required = true)
-  Path appJar;
-  @Option(names = "--ejabberdctl", required = true)
-  Path ejabberdctl;
+  @Option(names = "--dir", required = true) Path dir;
+  @Option(names = "--app-jar", required = true) Path appJar;
+  @Option(names = "--ejabberdctl", required = true) Path ejabberdctl;
   @Option(names = "--seqsync-ports", split = ",", description = "HTTP, Kafka, Redis (default: ${DEFAULT-VALUE})")
   List<Integer> seqsyncPorts = List.of(18310, 19310, 16510);
-  @Option(names = "--xmpp-port", description = "default: ${DEFAULT-VALUE}")
-  int xmppPort = 15_222;
-  @Option(names = "--ejabberd-db", description = "default: ${DEFAULT-VALUE}")
-  String ejabberdDatabase = "ejabberd_bench";
-  @Option(names = "--seqsync-db", description = "default: ${DEFAULT-VALUE}")
-  String seqsyncDatabase = "seqsync_bench";
+  @Option(names = "--xmpp-port", description = "default: ${DEFAULT-VALUE}") int xmppPort = 15_222;
+  @Option(names = "--ejabberd-db", description = "default: ${DEFAULT-VALUE}") String ejabberdDatabase = "ejabberd_bench";
+  @Option(names = "--seqsync-db", description = "default: ${DEFAULT-VALUE}") String seqsyncDatabase = "seqsync_bench";
 
   public static void main(String[] args) {
     Bench.main(new PeerBenchmark(), args);

@@ -37,12 +37,9 @@ public final class PushBenchmark extends Bench {
 
   @Option(names = "--rates", split = ",", description = "sends/s (default: ${DEFAULT-VALUE})")
   List<Integer> rates = List.of(200, 500);
-  @Option(names = "--warmup-s", description = "twice for the first rate (default: ${DEFAULT-VALUE})")
-  int warmupSeconds = 5;
-  @Option(names = "--duration-s", description = "default: ${DEFAULT-VALUE}")
-  int durationSeconds = 20;
-  @Option(names = "--receivers", description = "default: ${DEFAULT-VALUE}")
-  int receivers = 200;
+  @Option(names = "--warmup-s", description = "twice for the first rate (default: ${DEFAULT-VALUE})") int warmupSeconds = 5;
+  @Option(names = "--duration-s", description = "default: ${DEFAULT-VALUE}") int durationSeconds = 20;
+  @Option(names = "--receivers", description = "default: ${DEFAULT-VALUE}") int receivers = 200;
 
   /** Per phase, per message: the first push's arrival (nanoTime) and how many pushes came. */
   private final Map<Integer, long[]> arrivals = new ConcurrentHashMap<>();

@@ -33,10 +33,8 @@ import org.apache.kafka.common.serialization.Serdes;
  */
 @Command(name = "bench-replay", mixinStandardHelpOptions = true)
 public final class ReplayBenchmark extends Bench {
-  @Option(names = "--conversations", description = "default: ${DEFAULT-VALUE}")
-  int conversations = 200;
-  @Option(names = "--messages", description = "per conversation (default: ${DEFAULT-VALUE})")
-  int messages = 1_000;
+  @Option(names = "--conversations", description = "default: ${DEFAULT-VALUE}") int conversations = 200;
+  @Option(names = "--messages", description = "per conversation (default: ${DEFAULT-VALUE})") int messages = 1_000;
   @Option(names = "--repeats", description = "replays, each after a read of the log (default: ${DEFAULT-VALUE})")
   int repeats = 3;
   @Option(names = "--fsync", description = "on: the embedded PostgreSQL flushes its WAL to disk, as a production"

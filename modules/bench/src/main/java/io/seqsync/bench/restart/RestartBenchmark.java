@@ -30,20 +30,16 @@ import picocli.CommandLine.Option;
 public final class RestartBenchmark extends Bench {
   private static final Duration ANSWER_TIMEOUT = Duration.ofMinutes(4);
 
-  @Option(names = "--runs", description = "default: ${DEFAULT-VALUE}")
-  int runs = 3;
-  @Option(names = "--rate", description = "sends/s in all (default: ${DEFAULT-VALUE})")
-  int rate = 100;
-  @Option(names = "--conversations", description = "default: ${DEFAULT-VALUE}")
-  int conversations = 20;
+  @Option(names = "--runs", description = "default: ${DEFAULT-VALUE}") int runs = 3;
+  @Option(names = "--rate", description = "sends/s in all (default: ${DEFAULT-VALUE})") int rate = 100;
+  @Option(names = "--conversations", description = "default: ${DEFAULT-VALUE}") int conversations = 20;
   @Option(names = "--steady-s", description = "load before and between restarts (default: ${DEFAULT-VALUE})")
   int steadySeconds = 15;
   @Option(names = "--variants", split = ",", description = "default: ${DEFAULT-VALUE}")
   List<String> variants = List.of("embedded", "external");
   @Option(names = "--restore-sizes", split = ",", description = "dedup entries, 0 for none (default: ${DEFAULT-VALUE})")
   List<Long> restoreSizes = List.of(100_000L, 1_000_000L);
-  @Option(names = "--dir", description = "default: ${DEFAULT-VALUE}")
-  Path dir = Path.of("target/bench-restart");
+  @Option(names = "--dir", description = "default: ${DEFAULT-VALUE}") Path dir = Path.of("target/bench-restart");
   @Option(names = "--app-jar", description = "default: ${DEFAULT-VALUE}")
   Path appJar = Path.of("modules/app/target/seqsync-app.jar");
 

@@ -34,19 +34,15 @@ import picocli.CommandLine.Option;
 public final class SendBenchmark extends Bench {
   @Option(names = "--rates", split = ",", description = "offered sends/s (default: ${DEFAULT-VALUE})")
   List<Integer> rates = List.of(100, 200, 500, 1000, 2000, 5000);
-  @Option(names = "--warmup-s", description = "default: ${DEFAULT-VALUE}")
-  int warmupSeconds = 5;
-  @Option(names = "--duration-s", description = "default: ${DEFAULT-VALUE}")
-  int durationSeconds = 20;
+  @Option(names = "--warmup-s", description = "default: ${DEFAULT-VALUE}") int warmupSeconds = 5;
+  @Option(names = "--duration-s", description = "default: ${DEFAULT-VALUE}") int durationSeconds = 20;
   @Option(names = "--commit-intervals", split = ",", description = "sequencer.commit-interval, one app start each"
       + " (default: ${DEFAULT-VALUE})")
   List<String> commitIntervals = List.of("20ms", "10ms");
-  @Option(names = "--conversations", description = "default: ${DEFAULT-VALUE}")
-  int conversations = 1_000;
+  @Option(names = "--conversations", description = "default: ${DEFAULT-VALUE}") int conversations = 1_000;
   @Option(names = "--connections", description = "the most requests in flight (default: ${DEFAULT-VALUE})")
   int connections = 1_024;
-  @Option(names = "--partitions", description = "default: ${DEFAULT-VALUE}")
-  int partitions = 6;
+  @Option(names = "--partitions", description = "default: ${DEFAULT-VALUE}") int partitions = 6;
   @Option(names = "--reference", negatable = true, defaultValue = "true", fallbackValue = "true", description = "the produce-only floor before each rate"
       + " (default: ${DEFAULT-VALUE})")
   boolean reference = true;

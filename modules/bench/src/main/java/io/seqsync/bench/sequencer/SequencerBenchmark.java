@@ -49,22 +49,15 @@ public final class SequencerBenchmark extends Bench {
   private static final long SETTLE_MS = 5_000;
   private static final String TOPIC_PREFIX = "seqsync.";
 
-  @Option(names = "--commands", description = "send commands loaded (default: ${DEFAULT-VALUE})")
-  int commands = 200_000;
-  @Option(names = "--conversations", description = "default: ${DEFAULT-VALUE}")
-  int conversations = 1_000;
-  @Option(names = "--partitions", description = "default: ${DEFAULT-VALUE}")
-  int partitions = 6;
-  @Option(names = "--threads", description = "stream threads (default: ${DEFAULT-VALUE})")
-  int threads = 1;
-  @Option(names = "--repeats", description = "default: ${DEFAULT-VALUE}")
-  int repeats = 3;
+  @Option(names = "--commands", description = "send commands loaded (default: ${DEFAULT-VALUE})") int commands = 200_000;
+  @Option(names = "--conversations", description = "default: ${DEFAULT-VALUE}") int conversations = 1_000;
+  @Option(names = "--partitions", description = "default: ${DEFAULT-VALUE}") int partitions = 6;
+  @Option(names = "--threads", description = "stream threads (default: ${DEFAULT-VALUE})") int threads = 1;
+  @Option(names = "--repeats", description = "default: ${DEFAULT-VALUE}") int repeats = 3;
   @Option(names = "--warmup", description = "untimed rounds of every application first (default: ${DEFAULT-VALUE})")
   int warmupPairs = 1;
-  @Option(names = "--commit-interval-ms", description = "default: ${DEFAULT-VALUE}")
-  long commitIntervalMs = 100;
-  @Option(names = "--dir", description = "keeps the broker's data there (default: a temporary directory, deleted)")
-  Path dir;
+  @Option(names = "--commit-interval-ms", description = "default: ${DEFAULT-VALUE}") long commitIntervalMs = 100;
+  @Option(names = "--dir", description = "keeps the broker's data there (default: a temporary directory, deleted)") Path dir;
 
   private transient BenchmarkRunner runner;
   private transient Path dataDir;

@@ -5,8 +5,8 @@ import io.seqsync.events.ConvId;
 import io.seqsync.events.model.Command;
 import io.seqsync.ingress.auth.Caller;
 import io.seqsync.ingress.commands.CommandPublisher;
+import io.seqsync.ingress.commands.Unpublished;
 import io.seqsync.ingress.http.Answer;
-import io.seqsync.ingress.http.ApiException;
 import io.seqsync.ingress.http.ApiRequest;
 import io.seqsync.ingress.http.Json;
 import io.seqsync.store.ConversationQueries;
@@ -96,7 +96,7 @@ public final class PositionEndpoints {
   static CompletableFuture<Answer> answerWhenDurable(List<? extends CompletableFuture<?>> published, String retryHint) {
     return CompletableFuture.allOf(published.toArray(CompletableFuture[]::new)).handle((done, error) -> {
       if (error != null) {
-        throw new CompletionException(ApiException.unavailable("kafka_unavailable", retryHint));
+        throw new CompletionException(Unpublished.unavailable(error, retryHint));
       }
       return Answer.json(202, new Views.PositionsAccepted(published.size(), "accepted"));
     });

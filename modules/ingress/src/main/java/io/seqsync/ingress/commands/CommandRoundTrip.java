@@ -109,13 +109,14 @@ public final class CommandRoundTrip {
     return result;
   }
 
-  // Kafka's acknowledgement, or a failed future with 503 kafka_unavailable (after `abandon`).
+  // Kafka's acknowledgement, or a failed future with 503 kafka_unavailable, or key_store_unavailable
+  // when the command's text could not be sealed (after `abandon`).
   private CompletableFuture<RecordMetadata> produced(Command command, Runnable abandon) {
     return publisher.publish(command).handle((metadata, error) -> {
       if (error != null) {
         abandon.run();
         log.warn("cannot produce command {}: {}", command.getCommandId(), error.toString());
-        throw new CompletionException(ApiException.unavailable("kafka_unavailable",
+        throw new CompletionException(Unpublished.unavailable(error,
             "the command could not be written to Kafka; retry it (a send with the same clientMsgId)"));
       }
       return metadata;

@@ -61,31 +61,33 @@ final class PushPlanner {
 
   private List<Recipient> messageRecipients(Handle handle, String convId, long senderId) {
     ConvId id = ConvId.parse(convId).orElseThrow();
-    String members = id.kind() == ConvId.Kind.DIRECT
-        ? "select unnest(cast(:direct as bigint[])) as user_id"
-        : "select user_id from conversation_members where conv_id = :conv";
-    List<Long> direct = id.kind() == ConvId.Kind.DIRECT ? id.directUsers() : List.of();
-    if (shards.isPresent()) {
-      // Two shards, two statements: who is to be told from the conversation's, their pushers from the home one.
-      List<Long> told = shards.get().of(convId).withHandle(shard -> shard.createQuery("select m.user_id from ("
-              + members + ") m left join conversation_settings s on s.user_id = m.user_id and s.conv_id = :conv"
-              + " where m.user_id <> :sender and not coalesce(s.muted, false)")
-          .bind("conv", convId).bind("sender", senderId).bindArray("direct", Long.class, direct)
-          .mapTo(Long.class).list());
-      return handle.createQuery("select pusher_id, user_id, device_id from pushers where user_id = any(:users)"
-              + " order by pusher_id")
-          .bindArray("users", Long.class, told)
-          .map((rs, ctx) -> new Recipient(rs.getLong("pusher_id"), rs.getLong("user_id"), rs.getString("device_id")))
-          .list();
+    // Who is to be told comes from the conversation's shard, their pushers from the home one (the
+    // planner's handle); with one database both are the handle.
+    List<Long> told = shards.isPresent()
+        ? shards.get().of(convId).withHandle(shard -> told(shard, id, senderId))
+        : told(handle, id, senderId);
+    if (told.isEmpty()) {
+      return List.of();
     }
-    return handle.createQuery("select p.pusher_id, p.user_id, p.device_id from (" + members + ") m"
-            + " join pushers p on p.user_id = m.user_id"
-            + " left join conversation_settings s on s.user_id = m.user_id and s.conv_id = :conv"
-            + " where m.user_id <> :sender and not coalesce(s.muted, false) order by p.pusher_id")
-        .bind("conv", convId).bind("sender", senderId)
-        .bindArray("direct", Long.class, direct)
+    return handle.createQuery("select pusher_id, user_id, device_id from pushers where user_id = any(:users)"
+            + " order by pusher_id")
+        .bindArray("users", Long.class, told)
         .map((rs, ctx) -> new Recipient(rs.getLong("pusher_id"), rs.getLong("user_id"), rs.getString("device_id")))
         .list();
+  }
+
+  // The members (as the store reads them) but the sender, less those who muted the conversation.
+  private static List<Long> told(Handle handle, ConvId convId, long senderId) {
+    List<Long> others = ConversationQueries.members(handle, convId).stream()
+        .filter(userId -> userId != senderId).toList();
+    if (others.isEmpty()) {
+      return others;
+    }
+    return handle.createQuery("select m.user_id from unnest(cast(:users as bigint[])) as m(user_id)"
+            + " left join conversation_settings s on s.user_id = m.user_id and s.conv_id = :conv"
+            + " where not coalesce(s.muted, false)")
+        .bindArray("users", Long.class, others).bind("conv", convId.value())
+        .mapTo(Long.class).list();
   }
 
   private static List<Recipient> readRecipients(Handle handle, ReadAdvanced read) {

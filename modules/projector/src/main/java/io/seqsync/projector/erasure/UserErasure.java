@@ -3,7 +3,10 @@ package io.seqsync.projector.erasure;
 import io.seqsync.redis.ConversationIndex;
 import io.seqsync.store.keys.ContentKeys;
 import io.seqsync.store.keys.ContentOpener;
+import io.seqsync.store.shard.ShardMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
@@ -16,7 +19,9 @@ import org.slf4j.LoggerFactory;
  * archived) keep their seqs with the erased placeholder, their drafts, reactions, mentions,
  * memberships, cursors, read positions, list settings, pushers and pending notifications go (their
  * reactions leave the counts); Redis forgets the keys that held them; their attachment objects are
- * deleted. One PostgreSQL transaction, then Redis, then the object store. Idempotent. A replay
+ * deleted. With shards, the home shard's transaction records the user,
+ * deletes the keys and purges there and the notifier's rows; then every other shard is purged in a
+ * transaction of its own; then Redis, then the object store. Idempotent: a run that failed part way is run again. A replay
  * calls {@link #purge} again for every erased user, so a rebuilt projection agrees. Thread-safe.
  */
 public final class UserErasure {
@@ -35,37 +40,56 @@ public final class UserErasure {
   /** No object store (attachments off). */
   public static final Objects NO_OBJECTS = userId -> 0;
 
-  private final Jdbi jdbi;
+  private final ShardMap shards;
   private final ConversationIndex index;
   private final Objects objects;
 
   public UserErasure(Jdbi jdbi, ConversationIndex index, Objects objects) {
-    this.jdbi = jdbi;
+    this(ShardMap.single(jdbi), index, objects);
+  }
+
+  /** Erasing on every shard of {@code shards}: the key store, erased_users and the notifier's rows on the home shard. */
+  public UserErasure(ShardMap shards, ConversationIndex index, Objects objects) {
+    this.shards = shards;
     this.index = index;
     this.objects = objects;
   }
 
   public Summary erase(long userId) {
-    record Purged(int keys, Counts counts, List<String> conversations) {}
-    Purged purged = jdbi.inTransaction(handle -> {
+    // The other shards' conversations of the user first: the notifier's rows (home shard) of all of them go.
+    List<Jdbi> others = shards.all().subList(1, shards.size());
+    Set<String> conversations = new LinkedHashSet<>();
+    shards.fanOut(others, shard -> shard.withHandle(handle -> conversations(handle, userId)))
+        .forEach(conversations::addAll);
+    record Purged(int keys, Counts counts) {}
+    Purged home = shards.home().inTransaction(handle -> {
       handle.createUpdate("insert into erased_users (user_id) values (:user) on conflict do nothing")
           .bind("user", userId).execute();
-      List<String> conversations = handle.createQuery("select conv_id from conversation_members where user_id = :user"
-              + " union select distinct conv_id from all_messages where sender_id = :user")
-          .bind("user", userId).mapTo(String.class).list();
+      conversations.addAll(conversations(handle, userId));
       int keys = ContentKeys.eraseOwner(handle, userId);
       Counts counts = purge(handle, userId);
-      return new Purged(keys, new Counts(counts.messages(), counts.rows() + purgeNotifications(handle, conversations)),
-          conversations);
+      return new Purged(keys, new Counts(counts.messages(), counts.rows() + purgeNotifications(handle, conversations)));
     });
-    long redisKeys = index.forgetErased(userId, purged.conversations());
+    int messages = home.counts().messages();
+    int rows = home.counts().rows();
+    for (Jdbi shard : others) {
+      Counts counts = shard.inTransaction(handle -> purge(handle, userId));
+      messages += counts.messages();
+      rows += counts.rows();
+    }
+    long redisKeys = index.forgetErased(userId, conversations);
     // Last: the objects' keys are already unreadable in the log; a failure here fails the request, and a repeat finishes it.
-    Summary summary = new Summary(userId, purged.keys(), purged.counts().messages(), purged.counts().rows(), redisKeys,
-        objects.erase(userId));
+    Summary summary = new Summary(userId, home.keys(), messages, rows, redisKeys, objects.erase(userId));
     log.info("erased user {}: {} content keys, {} messages blanked, {} other rows deleted, {} Redis keys forgotten,"
         + " {} objects deleted", userId, summary.keys(), summary.messages(), summary.rows(), summary.redisKeys(),
         summary.objects());
     return summary;
+  }
+
+  private static List<String> conversations(Handle handle, long userId) {
+    return handle.createQuery("select conv_id from conversation_members where user_id = :user"
+            + " union select distinct conv_id from all_messages where sender_id = :user")
+        .bind("user", userId).mapTo(String.class).list();
   }
 
   /** Messages blanked and other rows deleted. */
@@ -96,7 +120,7 @@ public final class UserErasure {
 
   // A pending (or dead-lettered) notification's payload may preview their text: those of their
   // conversations go, the other members' included (their streams are named by the conversation).
-  private static int purgeNotifications(Handle handle, List<String> conversations) {
+  private static int purgeNotifications(Handle handle, Set<String> conversations) {
     int rows = 0;
     for (String table : List.of("notifier_outbox", "notifier_dead_letters")) {
       rows += handle.createUpdate("delete from " + table + " where exists (select 1 from unnest(:convs) c"

@@ -42,7 +42,10 @@ public final class ContentSealer implements AutoCloseable {
     writer.start();
   }
 
-  /** {@code text} sealed under a new key of {@code owner}; completes once the key is stored. */
+  /**
+   * {@code text} sealed under a new key of {@code owner}; completes once the key is stored, or with a
+   * {@link KeyStoreUnavailableException} when it could not be.
+   */
   public CompletableFuture<String> seal(Owner owner, String text) {
     return sealAll(owner, List.of(text)).thenApply(sealed -> sealed.get(0));
   }
@@ -97,7 +100,7 @@ public final class ContentSealer implements AutoCloseable {
     Pending pending = new Pending(new ContentKeys.NewKey(keyId, owner.userId(), owner.convId(), owner.clientMsgId(),
         owner.targetSeq(), master.id(), master.wrap(contentKey, keyId)), new CompletableFuture<>());
     if (closed) {
-      return CompletableFuture.failedFuture(new IllegalStateException("the key store writer is closed"));
+      return CompletableFuture.failedFuture(new KeyStoreUnavailableException("the key store writer is closed", null));
     }
     queue.add(pending);
     return pending.stored();
@@ -120,7 +123,8 @@ public final class ContentSealer implements AutoCloseable {
         return;
       } catch (RuntimeException e) {
         log.warn("storing {} content keys failed: their sends fail: {}", batch.size(), e.toString());
-        batch.forEach(pending -> pending.stored().completeExceptionally(e));
+        KeyStoreUnavailableException failed = new KeyStoreUnavailableException("storing content keys failed", e);
+        batch.forEach(pending -> pending.stored().completeExceptionally(failed));
       }
       batch.clear();
     }
