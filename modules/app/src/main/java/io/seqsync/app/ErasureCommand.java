@@ -4,6 +4,8 @@ import io.seqsync.config.Endpoints;
 import io.seqsync.config.RedisEndpoint;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.config.Servers;
+import io.seqsync.events.AttachmentRules;
+import io.seqsync.ingress.attachments.Uploads;
 import io.seqsync.projector.erasure.UserErasure;
 import io.seqsync.redis.ConversationIndex;
 import io.seqsync.redis.RedisClients;
@@ -50,14 +52,20 @@ final class ErasureCommand {
         if (keys) {
           return keys(args[0], config, database, out);
         }
+        Optional<Uploads> uploads = at.objectStore().map(url -> Uploads.connect(url, config.objectStore(),
+            new AttachmentRules(config.sequencer().attachments()), servers::startObjectStore));
         try (UnifiedJedis redis = RedisClients.connect(RedisEndpoint.parse(at.redisUri())
             .trusting(config.redis().truststore()))) {
           new RevocationQueries(database.jdbi()).revoke(user.get(), RevocationQueries.ALL_DEVICES,
               Clock.systemUTC().millis());
-          UserErasure.Summary summary = new UserErasure(shards.background(), new ConversationIndex(redis)).erase(user.get());
-          out.printf("erased user %d: %d content keys, %d messages blanked, %d other rows, %d Redis keys%n",
-              summary.userId(), summary.keys(), summary.messages(), summary.rows(), summary.redisKeys());
+          UserErasure.Summary summary = new UserErasure(shards.background(), new ConversationIndex(redis),
+              uploads.<UserErasure.Objects>map(on -> on::eraseUser).orElse(UserErasure.NO_OBJECTS)).erase(user.get());
+          out.printf("erased user %d: %d content keys, %d messages blanked, %d other rows, %d Redis keys,"
+              + " %d attachment objects%n", summary.userId(), summary.keys(), summary.messages(), summary.rows(),
+              summary.redisKeys(), summary.objects());
           return 0;
+        } finally {
+          uploads.ifPresent(Uploads::close);
         }
       }
     } catch (RuntimeException e) {

@@ -211,7 +211,8 @@ public final class SeqsyncApp implements AutoCloseable {
         ? Optional.of(new DevSignIn(tokens, config.auth().demoTokenTtl())) : Optional.empty();
     ingress = own(new IngressApp(IngressSettings.from(config), new CommandChannels(publisher, replies, topics.telemetry()),
         stores, pushes, new Identity(bearerTokens, devSignIn), new Observability(registry, monitor, health.probes()), liveness));
-    UserErasure erasure = new UserErasure(shards.background(), index);
+    UserErasure erasure = new UserErasure(shards.background(), index,
+        stores.uploads().<UserErasure.Objects>map(uploads -> uploads::eraseUser).orElse(UserErasure.NO_OBJECTS));
     ingress.erasure().eraseWith(erasure::erase);
     ingress.start();
     phases.done("ingress");

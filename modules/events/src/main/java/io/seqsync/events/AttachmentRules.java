@@ -36,12 +36,17 @@ public final class AttachmentRules {
   public static String newKey(long userId) {
     byte[] random = new byte[KEY_RANDOM_BYTES];
     RANDOM.nextBytes(random);
-    return KEY_PREFIX + userId + "/" + HexFormat.of().formatHex(random);
+    return namespace(userId) + HexFormat.of().formatHex(random);
+  }
+
+  /** {@code userId}'s upload namespace: the prefix of every key {@link #newKey} makes for them. */
+  public static String namespace(long userId) {
+    return KEY_PREFIX + userId + "/";
   }
 
   /** Whether {@code key} is one {@link #newKey} made for {@code userId}. */
   public static boolean ownedBy(String key, long userId) {
-    String prefix = KEY_PREFIX + userId + "/";
+    String prefix = namespace(userId);
     if (key == null || !key.startsWith(prefix) || key.length() != prefix.length() + 2 * KEY_RANDOM_BYTES) {
       return false;
     }
@@ -52,6 +57,29 @@ public final class AttachmentRules {
       }
     }
     return true;
+  }
+
+  /**
+   * The namespace part of a key ({@code u/{userId}/}): what stays plain when the ingress seals the
+   * key, so the sequencer still checks whose upload it is.
+   */
+  public static String keyPrefix(String key) {
+    return key.substring(0, key.indexOf('/', KEY_PREFIX.length()) + 1);
+  }
+
+  /** The random part of a key: what the ingress seals (the object's name in the store). */
+  public static String keySecret(String key) {
+    return key.substring(keyPrefix(key).length());
+  }
+
+  /** Whether {@code key} is one of {@code userId}'s keys with its random part sealed. */
+  public static boolean ownedBySealed(String key, long userId) {
+    String prefix = namespace(userId);
+    if (key == null || !key.startsWith(prefix)) {
+      return false;
+    }
+    String sealed = key.substring(prefix.length());
+    return SealedText.keyId(sealed).isPresent() && sealed.length() <= SealedText.maxLength(2 * KEY_RANDOM_BYTES);
   }
 
   /** Why an upload of {@code size} bytes of {@code contentType} named {@code name} is refused, or empty. */
@@ -69,15 +97,34 @@ public final class AttachmentRules {
     return Optional.empty();
   }
 
-  /** Why a message of {@code type} sent by {@code senderId} may not carry {@code attachment}, or empty. */
+  /** Why a message of {@code type} sent by {@code senderId} may not carry {@code attachment}, or empty (a client's send). */
   public Optional<String> problem(long senderId, MessageType type, Attachment attachment) {
+    return problem(senderId, type, attachment, false);
+  }
+
+  /**
+   * The same for a command, whose attachment's name and key may be sealed (the ingress checked the
+   * plain ones before sealing them): a sealed name is only bounded, a sealed key still names the
+   * sender's namespace.
+   */
+  public Optional<String> commandProblem(long senderId, MessageType type, Attachment attachment) {
+    return problem(senderId, type, attachment, true);
+  }
+
+  private Optional<String> problem(long senderId, MessageType type, Attachment attachment, boolean sealedAllowed) {
     if (type != MessageType.IMAGE && type != MessageType.FILE) {
       return Optional.of("only image and file messages carry an attachment");
     }
-    if (!ownedBy(attachment.getKey(), senderId)) {
+    if (!ownedBy(attachment.getKey(), senderId) && !(sealedAllowed && ownedBySealed(attachment.getKey(), senderId))) {
       return Optional.of("attachment key is not one of the sender's uploads");
     }
-    Optional<String> upload = uploadProblem(attachment.getSize(), attachment.getContentType(), attachment.getName());
+    String name = attachment.getName();
+    boolean sealedName = sealedAllowed && SealedText.isSealed(name);
+    if (sealedName && (SealedText.keyId(name).isEmpty() || name.length() > SealedText.maxLength(3 * MAX_NAME_LENGTH))) {
+      return Optional.of("attachment name is a malformed sealed text");
+    }
+    Optional<String> upload = uploadProblem(attachment.getSize(), attachment.getContentType(),
+        sealedName ? "sealed" : name);
     if (upload.isPresent()) {
       return upload.map(problem -> "attachment " + problem);
     }

@@ -14,6 +14,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.S3Object;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 import software.amazon.awssdk.services.s3.presigner.model.PresignedGetObjectRequest;
 import software.amazon.awssdk.services.s3.presigner.model.PresignedPutObjectRequest;
@@ -92,6 +93,16 @@ public final class ObjectStore implements AutoCloseable {
   /** Removes the object at {@code key}; a missing one is not an error (S3's DELETE is idempotent). */
   public void delete(String key) {
     client.deleteObject(request -> request.bucket(bucket).key(key));
+  }
+
+  /** Removes every object whose key starts with {@code prefix} (a user's upload namespace); returns how many. */
+  public long deleteUnder(String prefix) {
+    long deleted = 0;
+    for (S3Object object : client.listObjectsV2Paginator(request -> request.bucket(bucket).prefix(prefix)).contents()) {
+      delete(object.key());
+      deleted++;
+    }
+    return deleted;
   }
 
   /** The object's size in bytes, or -1 when there is none at {@code key}. */

@@ -7,6 +7,7 @@ import io.seqsync.consumers.ConsumerLoop;
 import io.seqsync.consumers.OffsetStore;
 import io.seqsync.events.Topics;
 import io.seqsync.events.model.RecallApplied;
+import io.seqsync.projector.erasure.RecalledDeliveries;
 import io.seqsync.projector.postgres.AppliedBatch;
 import io.seqsync.projector.postgres.ProjectionOffsets;
 import io.seqsync.projector.postgres.ProjectionWriter;
@@ -232,16 +233,20 @@ public final class Projector implements AutoCloseable {
     });
   }
 
-  // A recall erases: its message's keys go before the shard's part commits (the recall is already
-  // committed in the log, and erasing again on a retry is harmless). The key store is the home shard's.
+  // A recall erases: its message's keys, and the notifier's pending deliveries of it, go before the
+  // shard's part commits (the recall is already committed in the log, and erasing again on a retry is
+  // harmless). The key store and the notifier's tables are the home shard's.
   private void eraseRecalled(Jdbi shard, Handle handle, List<Event> events) {
     for (Event event : events) {
       if (event.getPayload() instanceof RecallApplied recall) {
         if (shard == shards.home()) {
           ContentKeys.eraseMessage(handle, handle, event.getConvId(), recall.getRecalledSeq());
+          RecalledDeliveries.purge(handle, event.getConvId(), recall.getRecalledSeq());
         } else {
-          shards.home().useHandle(keys -> ContentKeys.eraseMessage(handle, keys, event.getConvId(),
-              recall.getRecalledSeq()));
+          shards.home().useHandle(home -> {
+            ContentKeys.eraseMessage(handle, home, event.getConvId(), recall.getRecalledSeq());
+            RecalledDeliveries.purge(home, event.getConvId(), recall.getRecalledSeq());
+          });
         }
       }
     }

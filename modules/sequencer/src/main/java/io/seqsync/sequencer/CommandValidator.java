@@ -70,7 +70,7 @@ public final class CommandValidator {
       return Optional.of("caller is not a member of the conversation");
     }
     if (command.getPayload() instanceof SendMessage send && send.getAttachment() != null) {
-      Optional<String> attachment = attachments.problem(command.getUserId(), send.getType(), send.getAttachment());
+      Optional<String> attachment = attachments.commandProblem(command.getUserId(), send.getType(), send.getAttachment());
       if (attachment.isPresent()) {
         return attachment;
       }
@@ -109,7 +109,7 @@ public final class CommandValidator {
     }
     if (payload instanceof SetReaction reaction) {
       return reaction.getSeq() < 1 ? Optional.of("seq must be positive")
-          : !ActionRules.isEmoji(reaction.getEmoji()) ? Optional.of("an emoji is 1-" + ActionRules.MAX_EMOJI_LENGTH
+          : !ActionRules.isEmoji(reaction.getEmoji()) && !sealedEmoji(reaction.getEmoji()) ? Optional.of("an emoji is 1-" + ActionRules.MAX_EMOJI_LENGTH
               + " characters without spaces or control characters")
           : Optional.empty();
     }
@@ -184,6 +184,11 @@ public final class CommandValidator {
     }
     return send.getMentions().stream().anyMatch(id -> id <= 0) ? Optional.of("user ids must be positive")
         : Optional.empty();
+  }
+
+  // The ingress seals a reaction's emoji after checking it: a sealed one is only bounded.
+  private static boolean sealedEmoji(String emoji) {
+    return SealedText.keyId(emoji).isPresent() && emoji.length() <= SealedText.maxLength(3 * ActionRules.MAX_EMOJI_LENGTH);
   }
 
   // Texts end up in PostgreSQL, whose text type cannot hold NUL: one would stall the projector.

@@ -73,7 +73,8 @@ final class MessageActions {
       return;
     }
     if (!reaction.getOn() && added == null) {
-      out.reject(command, RejectReason.NO_SUCH_REACTION, "no reaction " + reaction.getEmoji() + " of yours", timestamp);
+      // The emoji is sealed (docs/design.md, "Erasure"): the detail does not repeat it.
+      out.reject(command, RejectReason.NO_SUCH_REACTION, "no such reaction of yours", timestamp);
       return;
     }
     Message notice = seqs.append(command, command.getCommandId(), MessageType.REACTION,

@@ -95,11 +95,14 @@ public final class ActionEndpoints {
 
   /** A command whose outcome is a notice about the message at seq (a recall, an edit, a reaction): 200 with it, or 202. */
   static CompletableFuture<Answer> noticed(CommandRoundTrip roundTrip, Command command, ConvId convId, long seq) {
-    return roundTrip.submit(command).thenApply(result -> {
-      if (result instanceof CommandRoundTrip.Result.Stored stored) {
-        return Answer.ok(new Views.Recalled(Views.Message.of(stored.message()), stored.duplicate()));
-      }
-      return Answer.json(202, new Views.RecallAccepted(convId.value(), seq, "accepted"));
-    });
+    return roundTrip.submit(command).thenApply(result -> noticeAnswer(result, convId, seq));
+  }
+
+  /** The answer of a command about the message at seq: 200 with its notice once stored, else 202. */
+  static Answer noticeAnswer(CommandRoundTrip.Result result, ConvId convId, long seq) {
+    if (result instanceof CommandRoundTrip.Result.Stored stored) {
+      return Answer.ok(new Views.Recalled(Views.Message.of(stored.message()), stored.duplicate()));
+    }
+    return Answer.json(202, new Views.RecallAccepted(convId.value(), seq, "accepted"));
   }
 }

@@ -13,6 +13,7 @@ import io.seqsync.ingress.http.Answer;
 import io.seqsync.ingress.http.ApiException;
 import io.seqsync.ingress.http.ApiRequest;
 import io.seqsync.ingress.http.Json;
+import io.seqsync.store.StoredMessage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -117,13 +118,19 @@ public final class MessageEndpoints {
         && publisher.publishesWithoutBlocking();
   }
 
-  /** POST /v1/conversations/{convId}/messages/{seq}/recall. */
+  /** POST /v1/conversations/{convId}/messages/{seq}/recall: a stored recall deletes the message's object. */
   public CompletableFuture<Answer> recall(Caller caller, ApiRequest request) {
     ConvId convId = AccessControl.convId(request.pathParam("convId"));
     long seq = seqParam(request.pathParam("seq"));
-    access.requireRecallable(caller, convId, seq);
+    StoredMessage recalled = access.requireRecallable(caller, convId, seq);
     Command command = new Commands(caller.userId(), caller.deviceId()).recall(convId.value(), seq);
-    return ActionEndpoints.noticed(roundTrip, command, convId, seq);
+    // Once the recall is stored its object goes too (docs/design.md, "Erasure").
+    return roundTrip.submit(command).thenApply(result -> {
+      if (result instanceof CommandRoundTrip.Result.Stored) {
+        attachments.recalled(recalled);
+      }
+      return ActionEndpoints.noticeAnswer(result, convId, seq);
+    });
   }
 
   /** A seq path parameter: a positive integer, else a 400. */

@@ -1,11 +1,14 @@
 package io.seqsync.ingress.attachments;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.seqsync.events.AttachmentRules;
 import io.seqsync.events.model.Attachment;
 import io.seqsync.events.model.MessageType;
 import io.seqsync.ingress.http.ApiException;
 import io.seqsync.ingress.http.Json;
+import io.seqsync.store.StoredMessage;
 import java.util.Optional;
 
 /**
@@ -37,6 +40,21 @@ public final class SendAttachments {
       throw ApiException.badRequest("invalid_attachment", problem);
     });
     return attachment;
+  }
+
+  /** Deletes the object of {@code message}, once its recall is stored (none without attachments). */
+  public void recalled(StoredMessage message) {
+    if (message.attachment() == null || uploads.isEmpty()) {
+      return;
+    }
+    try {
+      String key = Json.MAPPER.readTree(message.attachment()).path("key").asText();
+      if (AttachmentRules.ownedBy(key, message.senderId())) {
+        uploads.get().deleteRecalled(key);
+      }
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a stored attachment is not JSON", e);
+    }
   }
 
   static long size(JsonNode value) {

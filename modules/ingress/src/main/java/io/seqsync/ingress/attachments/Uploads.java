@@ -53,6 +53,25 @@ public final class Uploads implements AutoCloseable {
     return store;
   }
 
+  /**
+   * Erasing a user (docs/design.md, "Erasure"): deletes every object in their upload namespace
+   * (sent or only uploaded); returns how many.
+   */
+  public long eraseUser(long userId) {
+    long deleted = store().deleteUnder(AttachmentRules.namespace(userId));
+    log.info("erased user {}: {} attachment objects deleted", userId, deleted);
+    return deleted;
+  }
+
+  /** A recalled message's object goes: a failure is logged, and the object stays until its sender is erased. */
+  public void deleteRecalled(String key) {
+    try {
+      store().delete(key);
+    } catch (RuntimeException e) {
+      log.warn("the object of a recalled message was not deleted: {}", e.toString());
+    }
+  }
+
   /** Where presigned URLs point, known without preparing the store: the web client's page names it. */
   public String origin() {
     return store.origin();

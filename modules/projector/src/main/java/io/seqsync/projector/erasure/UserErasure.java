@@ -17,10 +17,11 @@ import org.slf4j.LoggerFactory;
  * sealed copy of what they wrote, in every topic, reads as erased from then on), the user is
  * recorded in {@code erased_users}, and the projections are purged: their messages (hot and
  * archived) keep their seqs with the erased placeholder, their drafts, reactions, mentions,
- * memberships, cursors, read positions, list settings, pushers and pending notifications go; Redis
- * forgets the keys that held them. With shards, the home shard's transaction records the user,
+ * memberships, cursors, read positions, list settings, pushers and pending notifications go (their
+ * reactions leave the counts); Redis forgets the keys that held them; their attachment objects are
+ * deleted. With shards, the home shard's transaction records the user,
  * deletes the keys and purges there and the notifier's rows; then every other shard is purged in a
- * transaction of its own; then Redis. Idempotent: a run that failed part way is run again. A replay
+ * transaction of its own; then Redis, then the object store. Idempotent: a run that failed part way is run again. A replay
  * calls {@link #purge} again for every erased user, so a rebuilt projection agrees. Thread-safe.
  */
 public final class UserErasure {
@@ -28,20 +29,30 @@ public final class UserErasure {
   /** The message types whose content a user wrote (a notice of an edit or reaction carries it too). */
   private static final String WRITTEN = "('text', 'image', 'file', 'edit', 'reaction')";
 
-  /** What an erasure did: keys deleted, messages blanked, other rows deleted, Redis keys forgotten. */
-  public record Summary(long userId, int keys, int messages, int rows, long redisKeys) {}
+  /** What an erasure did: keys deleted, messages blanked, other rows deleted, Redis keys forgotten, objects deleted. */
+  public record Summary(long userId, int keys, int messages, int rows, long redisKeys, long objects) {}
+
+  /** Deletes a user's attachment objects from the object store; returns how many. */
+  public interface Objects {
+    long erase(long userId);
+  }
+
+  /** No object store (attachments off). */
+  public static final Objects NO_OBJECTS = userId -> 0;
 
   private final ShardMap shards;
   private final ConversationIndex index;
+  private final Objects objects;
 
-  public UserErasure(Jdbi jdbi, ConversationIndex index) {
-    this(ShardMap.single(jdbi), index);
+  public UserErasure(Jdbi jdbi, ConversationIndex index, Objects objects) {
+    this(ShardMap.single(jdbi), index, objects);
   }
 
   /** Erasing on every shard of {@code shards}: the key store, erased_users and the notifier's rows on the home shard. */
-  public UserErasure(ShardMap shards, ConversationIndex index) {
+  public UserErasure(ShardMap shards, ConversationIndex index, Objects objects) {
     this.shards = shards;
     this.index = index;
+    this.objects = objects;
   }
 
   public Summary erase(long userId) {
@@ -67,9 +78,11 @@ public final class UserErasure {
       rows += counts.rows();
     }
     long redisKeys = index.forgetErased(userId, conversations);
-    Summary summary = new Summary(userId, home.keys(), messages, rows, redisKeys);
-    log.info("erased user {}: {} content keys, {} messages blanked, {} other rows deleted, {} Redis keys forgotten",
-        userId, summary.keys(), summary.messages(), summary.rows(), summary.redisKeys());
+    // Last: the objects' keys are already unreadable in the log; a failure here fails the request, and a repeat finishes it.
+    Summary summary = new Summary(userId, home.keys(), messages, rows, redisKeys, objects.erase(userId));
+    log.info("erased user {}: {} content keys, {} messages blanked, {} other rows deleted, {} Redis keys forgotten,"
+        + " {} objects deleted", userId, summary.keys(), summary.messages(), summary.rows(), summary.redisKeys(),
+        summary.objects());
     return summary;
   }
 
@@ -89,6 +102,13 @@ public final class UserErasure {
       messages += handle.createUpdate("update " + table + " set content = :erased, attachment = null"
               + " where sender_id = :user and type in " + WRITTEN + " and not recalled and content <> :erased")
           .bind("erased", ContentOpener.ERASED).bind("user", userId).execute();
+    }
+    // Their reactions leave the counts of the messages they reacted to.
+    for (String table : List.of("messages", "archived_messages")) {
+      handle.createUpdate("update " + table + " m set reactions = greatest(0, m.reactions - r.n) from (select conv_id,"
+              + " seq, count(*) n from message_reactions where user_id = :user group by conv_id, seq) r"
+              + " where m.conv_id = r.conv_id and m.seq = r.seq")
+          .bind("user", userId).execute();
     }
     int rows = 0;
     for (String table : List.of("drafts", "message_reactions", "mentions", "conversation_members", "device_cursors",

@@ -228,7 +228,7 @@ public final class ProjectionWriter {
 
   private static int[] markRecalled(Handle handle, String table, List<ProjectionPlan.Recall> recalls) {
     PreparedBatch batch = handle.prepareBatch(
-        "update " + table + " set recalled = true, content = ? where conv_id = ? and seq = ?");
+        "update " + table + " set recalled = true, content = ?, attachment = null where conv_id = ? and seq = ?");
     recalls.forEach(recall -> batch.add(StoredMessage.RECALLED_PLACEHOLDER, recall.convId(), recall.seq()));
     return execute(batch);
   }

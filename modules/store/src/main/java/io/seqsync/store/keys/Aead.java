@@ -3,9 +3,12 @@ package io.seqsync.store.keys;
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import javax.crypto.Cipher;
+import javax.crypto.Mac;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * AES-256-GCM with a random 96-bit nonce, JDK crypto only: {@code nonce | ciphertext | tag}. The
@@ -34,9 +37,29 @@ final class Aead {
   }
 
   static byte[] seal(SecretKey key, byte[] plain, byte[] associated) {
-    byte[] nonce = randomBytes(NONCE_BYTES);
+    return seal(CIPHERS.get(), key, randomBytes(NONCE_BYTES), plain, associated);
+  }
+
+  /**
+   * Sealed with a nonce derived from the plaintext (HMAC-SHA256 under the key, SIV-like): the same
+   * plaintext under the same key seals to the same value, so a sealed value can be compared for
+   * equality without being opened; a distinct plaintext gets a distinct nonce.
+   */
+  static byte[] sealDeterministic(SecretKey key, byte[] plain, byte[] associated) {
     try {
-      Cipher cipher = CIPHERS.get();
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(key.getEncoded(), "HmacSHA256"));
+      mac.update(associated);
+      // A cipher of its own: the JDK's GCM refuses to be initialized again with the key and nonce it last used.
+      return seal(Cipher.getInstance("AES/GCM/NoPadding"), key, Arrays.copyOf(mac.doFinal(plain), NONCE_BYTES), plain,
+          associated);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("HMAC-SHA256 or AES-GCM is not available", e);
+    }
+  }
+
+  private static byte[] seal(Cipher cipher, SecretKey key, byte[] nonce, byte[] plain, byte[] associated) {
+    try {
       cipher.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, nonce));
       cipher.updateAAD(associated);
       byte[] sealed = cipher.doFinal(plain);

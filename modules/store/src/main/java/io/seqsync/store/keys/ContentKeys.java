@@ -41,7 +41,9 @@ public final class ContentKeys {
 
   static void insert(Handle handle, List<NewKey> keys) {
     PreparedBatch batch = handle.prepareBatch("insert into content_keys (key_id, owner_id, conv_id, client_msg_id,"
-        + " target_seq, master_key_id, wrapped) values (:id, :owner, :conv, :send, :target, :master, :wrapped)");
+        + " target_seq, master_key_id, wrapped) values (:id, :owner, :conv, :send, :target, :master, :wrapped)"
+        // A reaction key's id is derived (ContentSealer.sealReaction): the first one stored is the one kept.
+        + " on conflict (key_id) do nothing");
     for (NewKey key : keys) {
       batch.bind("id", key.keyId()).bind("owner", key.ownerId()).bind("conv", key.convId())
           .bind("send", key.clientMsgId()).bind("target", key.targetSeq()).bind("master", key.masterKeyId())

@@ -4,10 +4,12 @@ import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.AppendedMessages;
 import io.seqsync.events.SealedText;
+import io.seqsync.events.model.Attachment;
 import io.seqsync.events.model.DraftUpdated;
 import io.seqsync.events.model.Event;
 import io.seqsync.events.model.Message;
 import io.seqsync.events.model.MessageEdited;
+import io.seqsync.events.model.ReactionChanged;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.util.Base64;
@@ -24,7 +26,8 @@ import org.jdbi.v3.core.Jdbi;
 /**
  * Opens the sealed texts of decoded events in place, where plaintext is needed (the projector's
  * rows, the notifier's previews): one key store query per batch. A text whose key is gone reads as
- * erased: a message's content becomes {@link #ERASED} (without its attachment), a draft empty.
+ * erased: a message's content becomes {@link #ERASED} (without its attachment), a reaction's emoji
+ * too, a draft empty.
  * Thread-safe.
  */
 public final class ContentOpener {
@@ -78,6 +81,10 @@ public final class ContentOpener {
       String opened = openWhole(edit.getContent(), found);
       edit.setContent(opened == null ? ERASED : opened);
     }
+    if (payload instanceof ReactionChanged reaction && SealedText.isSealed(reaction.getEmoji())) {
+      String opened = openWhole(reaction.getEmoji(), found);
+      reaction.setEmoji(opened == null ? ERASED : opened);
+    }
     Message message = message(payload);
     if (message == null) {
       return;
@@ -92,6 +99,33 @@ public final class ContentOpener {
     } else if (content.contains("\\u0001s1.")) {
       message.setContent(openInJson(content, found));
     }
+    if (message.getAttachment() != null) {
+      openAttachment(message, found);
+    }
+  }
+
+  // An attachment's sealed name and key (its random part): both open, or the attachment is gone.
+  private static void openAttachment(Message message, Map<String, SecretKey> found) {
+    Attachment attachment = message.getAttachment();
+    String name = attachment.getName();
+    String key = attachment.getKey();
+    String prefix = key.substring(0, sealedFrom(key));
+    String openedName = SealedText.isSealed(name) ? openWhole(name, found) : name;
+    String openedKey = prefix.length() < key.length() ? openWhole(key.substring(prefix.length()), found) : null;
+    if (openedName == null || prefix.length() < key.length() && openedKey == null) {
+      message.setAttachment(null);
+      return;
+    }
+    attachment.setName(openedName);
+    if (openedKey != null) {
+      attachment.setKey(prefix + openedKey);
+    }
+  }
+
+  // Where the sealed part of an attachment key starts (u/{userId}/ stays plain), or its length when none is.
+  private static int sealedFrom(String key) {
+    int at = key.indexOf(SealedText.PREFIX);
+    return at < 0 ? key.length() : at;
   }
 
   // Calls visitor on each text of the payload that may hold a sealed text.
@@ -102,9 +136,16 @@ public final class ContentOpener {
     if (payload instanceof MessageEdited edit) {
       visitor.accept(edit.getContent());
     }
+    if (payload instanceof ReactionChanged reaction) {
+      visitor.accept(reaction.getEmoji());
+    }
     Message message = message(payload);
     if (message != null) {
       visitor.accept(message.getContent());
+      if (message.getAttachment() != null) {
+        visitor.accept(message.getAttachment().getName());
+        visitor.accept(message.getAttachment().getKey());
+      }
     }
   }
 
