@@ -39,4 +39,14 @@ public record PostgresSettings(Optional<String> jdbcUrl, String user, String pas
     require(backgroundPoolSize > 0, "postgres.background-pool-size must be positive");
     require(statementTimeout.toMillis() > 0, "postgres.statement-timeout must be positive");
   }
+
+  /** The streaming replicas of the primary at {@code primaryJdbcUrl}: its shard's, else {@code replicaJdbcUrls}. */
+  public List<String> replicasOf(String primaryJdbcUrl) {
+    return shards.configured() ? shards.replicasOf(primaryJdbcUrl) : replicaJdbcUrls;
+  }
+
+  /** Whether any primary has a replica to read from. */
+  public boolean hasReplicas() {
+    return !replicaJdbcUrls.isEmpty() || shards.ranges().stream().anyMatch(range -> !range.replicaUrls().isEmpty());
+  }
 }
