@@ -41,9 +41,12 @@ class PostgresShardsSettingsTest {
         new PostgresShards.Range(3, 3, H2, List.of(r2)), new PostgresShards.Range(4, 5, H2, List.of(r2)));
     assertThat(postgres.jdbcUrl()).contains(H1);
     assertThat(postgres.shards().urlOfPartition(6, "unused")).isEqualTo(List.of(H1, H1, H1, H2, H2, H2));
-    assertThat(postgres.shards().replicasOf(H2)).containsExactly(r2);
-    assertThat(ConfigLoader.of(Map.of("kafka.partitions", "2", "postgres.shards", "0=" + H1 + ",1=" + H2))
-        .postgres().shards().replicasOf(H1)).isEmpty();
+    assertThat(postgres.replicasOf(H2)).containsExactly(r2);
+    assertThat(postgres.hasReplicas()).isTrue();
+    PostgresSettings without = ConfigLoader.of(Map.of("kafka.partitions", "2", "postgres.shards", "0=" + H1 + ",1=" + H2))
+        .postgres();
+    assertThat(without.replicasOf(H1)).isEmpty();
+    assertThat(without.hasReplicas()).isFalse();
   }
 
   @Test
