@@ -74,16 +74,9 @@ class ShardsEndToEndTest {
       try (SeqsyncApp app = SeqsyncApp.start(config)) {
         ApiClient alice = EndToEnd.client(app, 1, "phone");
         CONVS.forEach(conv -> EndToEnd.send(alice, conv, 2));
-        awaitReplica(app, replicaState -> replicaState.get("state").asText().equals("up")
-            && replicaState.get("lagBytes").asLong() == 0);
-        double fromReplica = routed(app, "replica", 1);
-        assertEverythingAnswered(app, 2);
-        assertThat(routed(app, "replica", 1)).as("the second shard's reads its replica answered")
-            .isGreaterThan(fromReplica);
-        assertThat(routed(app, "replica", 0)).as("the first shard has no replica").isZero();
-        assertThat(EndToEnd.metric(app, "seqsync_postgres_replica_lag_seconds", "shard=\"1\"")).isLessThan(30);
+        assertReadsGoToTheSecondShardsReplicaWhenCurrent(app, replica, alice);
         assertStoredOnlyInTheirShards(shards, before);
-        assertListFromPostgresMergesShards(ShardMap.of(shards, before), 2);
+        assertListFromPostgresMergesShards(ShardMap.of(shards, before), 3);
 
         // The move: partition 1 copied from the event log while the app serves it from the first shard.
         PartitionMove.copy(KafkaConnection.plain(app.stack().kafkaBootstrapServers()), events, Set.of(1),
@@ -91,40 +84,18 @@ class ShardsEndToEndTest {
         List<String> moved = CONVS.stream().filter(conv -> partitionOf(conv) == 1).toList();
         long copied = shards.get(1).withHandle(handle -> handle.createQuery("select count(*) from messages"
             + " where conv_id = any(:moved)").bindArray("moved", String.class, moved).mapTo(Long.class).one());
-        assertThat(copied).as("copied while serving").isEqualTo(2L * moved.size());
-        // The tail (partition 1's stored in the first shard only), sent with the replica's replay paused.
-        double fromPrimary = routed(app, "primary_stale", 1) + routed(app, "primary_no_replica", 1);
-        onReplica(replica, "select pg_wal_replay_pause()");
-        try {
-          for (String conv : CONVS) {
-            long seq = EndToEnd.send(alice, conv, 1).get(0).get("seq").asLong();
-            assertNotOlderThan(alice, conv, seq);
-          }
-        } finally {
-          onReplica(replica, "select pg_wal_replay_resume()");
-        }
-        assertThat(routed(app, "primary_stale", 1) + routed(app, "primary_no_replica", 1))
-            .as("the second shard's reads its primary answered in the lagging replica's place").isGreaterThan(fromPrimary);
-        replica.close();
-        JsonNode ready = awaitReplica(app, replicaState -> replicaState.get("state").asText().equals("down"));
-        assertThat(ready.get("status").asText()).isEqualTo("ok");
-        double fromReplicaBeforeStop = routed(app, "replica", 1);
-        fromPrimary = routed(app, "primary_no_replica", 1) + routed(app, "primary_replica_failed", 1);
-        assertEverythingAnswered(app, 3);
-        assertThat(routed(app, "primary_no_replica", 1) + routed(app, "primary_replica_failed", 1))
-            .as("the second shard's reads with its replica stopped").isGreaterThan(fromPrimary);
-        assertThat(routed(app, "replica", 1)).isEqualTo(fromReplicaBeforeStop);
-        assertThat(EndToEnd.metric(app, "seqsync_postgres_replicas_down", "")).isEqualTo(1);
+        assertThat(copied).as("copied while serving").isEqualTo(3L * moved.size());
+        CONVS.forEach(conv -> EndToEnd.send(alice, conv, 1)); // the tail: stored in the first shard only
       }
       // Every instance stopped: the first shard pruned, the mapping switched; the projector takes the
       // tail from the event log where the copy's offsets in the second shard say.
       PartitionMove.prune(shards.get(0), events, Set.of(1), PARTITIONS);
       try (SeqsyncApp app = SeqsyncApp.start(config("0=" + first.jdbcUrl() + ",1-2=" + second.jdbcUrl()))) {
-        assertEverythingAnswered(app, 3);
-        CONVS.forEach(conv -> EndToEnd.send(EndToEnd.client(app, 1, "phone"), conv, 1));
         assertEverythingAnswered(app, 4);
+        CONVS.forEach(conv -> EndToEnd.send(EndToEnd.client(app, 1, "phone"), conv, 1));
+        assertEverythingAnswered(app, 5);
         assertStoredOnlyInTheirShards(shards, after);
-        assertListFromPostgresMergesShards(ShardMap.of(shards, after), 4);
+        assertListFromPostgresMergesShards(ShardMap.of(shards, after), 5);
       }
     }
   }
@@ -143,6 +114,44 @@ class ShardsEndToEndTest {
     assertThat(listed).containsExactlyInAnyOrderElementsOf(CONVS);
     assertThat(handshake(EndToEnd.client(app, 1, "laptop-" + latestSeq), latestSeq))
         .containsExactlyInAnyOrderElementsOf(CONVS);
+  }
+
+  // Every conversation at seq 2: the second shard's pages and handshakes read its replica once it
+  // caught up; with its replay paused, each send's page and handshake (seq 3) still show the send; with
+  // it stopped, the second shard's primary answers.
+  private static void assertReadsGoToTheSecondShardsReplicaWhenCurrent(SeqsyncApp app, LocalPostgresReplica replica,
+      ApiClient alice) throws SQLException {
+    awaitReplica(app, replicaState -> replicaState.get("state").asText().equals("up")
+        && replicaState.get("lagBytes").asLong() == 0);
+    double fromReplica = routed(app, "replica", 1);
+    assertEverythingAnswered(app, 2);
+    assertThat(routed(app, "replica", 1)).as("the second shard's reads its replica answered").isGreaterThan(fromReplica);
+    assertThat(routed(app, "replica", 0)).as("the first shard has no replica").isZero();
+    assertThat(EndToEnd.metric(app, "seqsync_postgres_replica_lag_seconds", "shard=\"1\"")).isLessThan(30);
+
+    double fromPrimary = routed(app, "primary_stale", 1) + routed(app, "primary_no_replica", 1);
+    onReplica(replica, "select pg_wal_replay_pause()");
+    try {
+      for (String conv : CONVS) {
+        long seq = EndToEnd.send(alice, conv, 1).get(0).get("seq").asLong();
+        assertNotOlderThan(alice, conv, seq);
+      }
+    } finally {
+      onReplica(replica, "select pg_wal_replay_resume()");
+    }
+    assertThat(routed(app, "primary_stale", 1) + routed(app, "primary_no_replica", 1))
+        .as("the second shard's reads its primary answered in the lagging replica's place").isGreaterThan(fromPrimary);
+
+    replica.close();
+    JsonNode ready = awaitReplica(app, replicaState -> replicaState.get("state").asText().equals("down"));
+    assertThat(ready.get("status").asText()).isEqualTo("ok");
+    double fromReplicaBeforeStop = routed(app, "replica", 1);
+    fromPrimary = routed(app, "primary_no_replica", 1) + routed(app, "primary_replica_failed", 1);
+    assertEverythingAnswered(app, 3);
+    assertThat(routed(app, "primary_no_replica", 1) + routed(app, "primary_replica_failed", 1))
+        .as("the second shard's reads with its replica stopped").isGreaterThan(fromPrimary);
+    assertThat(routed(app, "replica", 1)).isEqualTo(fromReplicaBeforeStop);
+    assertThat(EndToEnd.metric(app, "seqsync_postgres_replicas_down", "")).isEqualTo(1);
   }
 
   // A page and a handshake right after the 200 of seq: both show it, whichever database answers.
