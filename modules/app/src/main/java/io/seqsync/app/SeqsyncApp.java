@@ -142,7 +142,7 @@ public final class SeqsyncApp implements AutoCloseable {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     own(registry::close);
     AnnouncementPublisher announcements = own(new AnnouncementPublisher(kafka, topics.announcements(), registry,
-        !config.postgres().replicaJdbcUrls().isEmpty()));
+        config.postgres().hasReplicas()));
     ConversationIndex index = new ConversationIndex(redis);
     // The key store lives on the home shard.
     ContentCrypto crypto = own(new ContentCrypto(config, shards.background(), index));
@@ -168,7 +168,7 @@ public final class SeqsyncApp implements AutoCloseable {
     Optional<VapidKeys> vapid = config.notifications().enabled() ? Optional.of(PushNotifications.vapid(config))
         : Optional.empty();
     phases.done("projectors");
-    ReadReplicas readReplicas = own(ReadReplicas.open(config.postgres(), requests, registry));
+    ReadReplicas readReplicas = own(ReadReplicas.open(config.postgres(), shards, registry));
     HealthProbes health = own(new HealthProbes(config, kafka, topics, redisHealth, sequencing, projector, delivery,
         byConversation, readReplicas.probe()));
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()))
@@ -183,10 +183,9 @@ public final class SeqsyncApp implements AutoCloseable {
     MessageQueries messages = new MessageQueries(byConversation);
     SyncQueries sync = new SyncQueries(byConversation, config.fetch().syncPageSize(),
         config.fetch().syncScreenConversations(), config.fetch().syncScreenBytes());
-    // Read replicas are of one primary: with shards (whose replicas nothing reads yet) every read goes to its shard's primary.
-    ReplicaReads reads = config.postgres().shards().configured() ? ReplicaReads.primaryOnly(messages, sync)
-        : readReplicas.reads(jdbi -> new SyncQueries(jdbi, config.fetch().syncPageSize(),
-            config.fetch().syncScreenConversations(), config.fetch().syncScreenBytes()));
+    // Pages and handshakes read each shard's replicas when they have replayed what the request needs.
+    ReplicaReads reads = readReplicas.reads(databases -> new SyncQueries(databases, config.fetch().syncPageSize(),
+        config.fetch().syncScreenConversations(), config.fetch().syncScreenBytes()));
     IngressStores stores = new IngressStores(messages, conversations,
         new ConversationList(redis, new ConversationIndexRebuild(new IndexSourceQueries(byConversation), index),
             conversations, redisHealth),

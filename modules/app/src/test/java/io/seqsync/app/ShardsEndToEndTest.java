@@ -9,6 +9,7 @@ import io.seqsync.config.LimitsSettings;
 import io.seqsync.config.SeqsyncConfig;
 import io.seqsync.events.Topics;
 import io.seqsync.localstack.LocalPostgres;
+import io.seqsync.localstack.LocalPostgresReplica;
 import io.seqsync.projector.PartitionMove;
 import io.seqsync.store.ConversationQueries;
 import io.seqsync.store.ListCursor;
@@ -17,11 +18,16 @@ import io.seqsync.store.shard.ConversationPartitions;
 import io.seqsync.store.shard.ShardMap;
 import io.seqsync.testkit.ApiClient;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import org.jdbi.v3.core.Jdbi;
@@ -29,11 +35,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The app on two PostgreSQL shards (partitions 0-1 in the first, 2 in the second): sends, pages,
- * the list and the handshake (in pages of two, so that its pages merge both shards' memberships)
- * answer every conversation, and each conversation's rows and each partition's offsets are only in
- * its shard; the list's PostgreSQL path (while Redis is down) merges both shards in the list's
- * order. Then partition 1 moves to the second shard as docs/operations.md says: copied from the
+ * The app on two PostgreSQL shards (partitions 0-1 in the first, 2 in the second, which has a
+ * streaming replica): sends, pages, the list and the handshake (in pages of two, so that its pages
+ * merge both shards' memberships) answer every conversation, the second shard's pages and handshakes
+ * through its replica, and each conversation's rows and each partition's offsets are only in its
+ * shard; the list's PostgreSQL path (while Redis is down) merges both shards in the list's order.
+ * With the replica's replay paused, a page or handshake right after a send's 200 still shows it;
+ * with the replica stopped, the second shard's primary answers. Then partition 1 moves to the second shard as docs/operations.md says: copied from the
  * event log while the app runs, its tail copied with the app stopped, the mapping switched and
  * the first shard pruned; everything sent before and after the move is there, once. Last, erasure
  * and retention reach both shards ({@link ShardedErasureChecks}).
@@ -58,17 +66,18 @@ class ShardsEndToEndTest {
             conv.getBytes(java.nio.charset.StandardCharsets.UTF_8))) % PARTITIONS));
 
     try (LocalPostgres first = LocalPostgres.start(dir.resolve("pg0"), 0);
-        LocalPostgres second = LocalPostgres.start(dir.resolve("pg1"), 0)) {
+        LocalPostgres second = LocalPostgres.start(dir.resolve("pg1"), 0);
+        LocalPostgresReplica replica = LocalPostgresReplica.start(second.jdbcUrl(), dir.resolve("pg1r"), 0, "shard_1")) {
       List<Jdbi> shards = List.of(Jdbi.create(first.jdbcUrl(), first.user(), first.password()),
           Jdbi.create(second.jdbcUrl(), second.user(), second.password()));
-      SeqsyncConfig config = config("0-1=" + first.jdbcUrl() + ",2=" + second.jdbcUrl());
+      SeqsyncConfig config = config("0-1=" + first.jdbcUrl() + ",2=" + second.jdbcUrl() + "|" + replica.jdbcUrl());
       String events = Topics.from(config.kafka()).events().name();
       try (SeqsyncApp app = SeqsyncApp.start(config)) {
         ApiClient alice = EndToEnd.client(app, 1, "phone");
         CONVS.forEach(conv -> EndToEnd.send(alice, conv, 2));
-        assertEverythingAnswered(app, 2);
+        assertReadsGoToTheSecondShardsReplicaWhenCurrent(app, replica, alice);
         assertStoredOnlyInTheirShards(shards, before);
-        assertListFromPostgresMergesShards(ShardMap.of(shards, before), 2);
+        assertListFromPostgresMergesShards(ShardMap.of(shards, before), 3);
 
         // The move: partition 1 copied from the event log while the app serves it from the first shard.
         PartitionMove.copy(KafkaConnection.plain(app.stack().kafkaBootstrapServers()), events, Set.of(1),
@@ -76,7 +85,7 @@ class ShardsEndToEndTest {
         List<String> moved = CONVS.stream().filter(conv -> partitionOf(conv) == 1).toList();
         long copied = shards.get(1).withHandle(handle -> handle.createQuery("select count(*) from messages"
             + " where conv_id = any(:moved)").bindArray("moved", String.class, moved).mapTo(Long.class).one());
-        assertThat(copied).as("copied while serving").isEqualTo(2L * moved.size());
+        assertThat(copied).as("copied while serving").isEqualTo(3L * moved.size());
         CONVS.forEach(conv -> EndToEnd.send(alice, conv, 1)); // the tail: stored in the first shard only
       }
       // Every instance stopped: the first shard pruned, the mapping switched; the projector takes the
@@ -84,11 +93,11 @@ class ShardsEndToEndTest {
       PartitionMove.prune(shards.get(0), events, Set.of(1), PARTITIONS);
       SeqsyncConfig moved = config("0=" + first.jdbcUrl() + ",1-2=" + second.jdbcUrl());
       try (SeqsyncApp app = SeqsyncApp.start(moved)) {
-        assertEverythingAnswered(app, 3);
-        CONVS.forEach(conv -> EndToEnd.send(EndToEnd.client(app, 1, "phone"), conv, 1));
         assertEverythingAnswered(app, 4);
+        CONVS.forEach(conv -> EndToEnd.send(EndToEnd.client(app, 1, "phone"), conv, 1));
+        assertEverythingAnswered(app, 5);
         assertStoredOnlyInTheirShards(shards, after);
-        assertListFromPostgresMergesShards(ShardMap.of(shards, after), 4);
+        assertListFromPostgresMergesShards(ShardMap.of(shards, after), 5);
 
         // Erasure on both shards (with this app start: another would cost the suite its time).
         ShardedErasureChecks erasure = new ShardedErasureChecks(app, moved, ShardMap.of(shards, after),
@@ -113,6 +122,84 @@ class ShardsEndToEndTest {
     assertThat(listed).containsExactlyInAnyOrderElementsOf(CONVS);
     assertThat(handshake(EndToEnd.client(app, 1, "laptop-" + latestSeq), latestSeq))
         .containsExactlyInAnyOrderElementsOf(CONVS);
+  }
+
+  // Every conversation at seq 2: the second shard's pages and handshakes read its replica once it
+  // caught up; with its replay paused, each send's page and handshake (seq 3) still show the send; with
+  // it stopped, the second shard's primary answers.
+  private static void assertReadsGoToTheSecondShardsReplicaWhenCurrent(SeqsyncApp app, LocalPostgresReplica replica,
+      ApiClient alice) throws SQLException {
+    awaitReplica(app, replicaState -> replicaState.get("state").asText().equals("up")
+        && replicaState.get("lagBytes").asLong() == 0);
+    double fromReplica = routed(app, "replica", 1);
+    assertEverythingAnswered(app, 2);
+    assertThat(routed(app, "replica", 1)).as("the second shard's reads its replica answered").isGreaterThan(fromReplica);
+    assertThat(routed(app, "replica", 0)).as("the first shard has no replica").isZero();
+    assertThat(EndToEnd.metric(app, "seqsync_postgres_replica_lag_seconds", "shard=\"1\"")).isLessThan(30);
+
+    double fromPrimary = routed(app, "primary_stale", 1) + routed(app, "primary_no_replica", 1);
+    onReplica(replica, "select pg_wal_replay_pause()");
+    try {
+      for (String conv : CONVS) {
+        long seq = EndToEnd.send(alice, conv, 1).get(0).get("seq").asLong();
+        assertNotOlderThan(alice, conv, seq);
+      }
+    } finally {
+      onReplica(replica, "select pg_wal_replay_resume()");
+    }
+    assertThat(routed(app, "primary_stale", 1) + routed(app, "primary_no_replica", 1))
+        .as("the second shard's reads its primary answered in the lagging replica's place").isGreaterThan(fromPrimary);
+
+    replica.close();
+    JsonNode ready = awaitReplica(app, replicaState -> replicaState.get("state").asText().equals("down"));
+    assertThat(ready.get("status").asText()).isEqualTo("ok");
+    double fromReplicaBeforeStop = routed(app, "replica", 1);
+    fromPrimary = routed(app, "primary_no_replica", 1) + routed(app, "primary_replica_failed", 1);
+    assertEverythingAnswered(app, 3);
+    assertThat(routed(app, "primary_no_replica", 1) + routed(app, "primary_replica_failed", 1))
+        .as("the second shard's reads with its replica stopped").isGreaterThan(fromPrimary);
+    assertThat(routed(app, "replica", 1)).isEqualTo(fromReplicaBeforeStop);
+    assertThat(EndToEnd.metric(app, "seqsync_postgres_replicas_down", "")).isEqualTo(1);
+  }
+
+  // A page and a handshake right after the 200 of seq: both show it, whichever database answers.
+  private static void assertNotOlderThan(ApiClient client, String conv, long seq) {
+    JsonNode latest = EndToEnd.ok(client.get("/v1/conversations/" + conv + "/messages?last=20"));
+    assertThat(latest.get("latestSeq").asLong()).as("%s: last=20 after a 200 for seq %d", conv, seq).isEqualTo(seq);
+    assertThat(EndToEnd.seqs(latest)).endsWith(seq);
+    // The handshake's pages (of two) until the one listing conv.
+    String next = null;
+    JsonNode listed = null;
+    do {
+      JsonNode page = EndToEnd.ok(client.post("/v1/sync", "{\"cursors\":{\"" + conv + "\":" + (seq - 1) + "}"
+          + (next == null ? "" : ",\"next\":\"" + next + "\"") + "}"));
+      for (JsonNode entry : page.get("conversations")) {
+        listed = entry.get("convId").asText().equals(conv) ? entry : listed;
+      }
+      next = page.get("limited").asBoolean() ? page.get("next").asText() : null;
+    } while (listed == null && next != null);
+    assertThat(listed).as("%s: listed by a handshake after a 200 for seq %d", conv, seq).isNotNull();
+    assertThat(listed.get("latestSeq").asLong()).as("%s: a handshake after a 200 for seq %d", conv, seq).isEqualTo(seq);
+  }
+
+  // The ready answer once the second shard's replica satisfies the check.
+  private static JsonNode awaitReplica(SeqsyncApp app, Predicate<JsonNode> check) {
+    ApiClient probe = EndToEnd.client(app, 1, "probe");
+    return EndToEnd.await(() -> probe.get("/health/ready").body(), body -> {
+      JsonNode replica = body.get("dependencies").get("postgresReplicas").get("replicas").get(0);
+      return replica.get("shard").asInt() == 1 && check.test(replica);
+    });
+  }
+
+  private static double routed(SeqsyncApp app, String reason, int shard) {
+    return EndToEnd.metric(app, "seqsync_postgres_routed_reads_total", "reason=\"" + reason + "\",shard=\"" + shard + "\"");
+  }
+
+  private static void onReplica(LocalPostgresReplica replica, String sql) throws SQLException {
+    try (Connection connection = DriverManager.getConnection(replica.jdbcUrl(), "postgres", "");
+        Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    }
   }
 
   private static void assertStoredOnlyInTheirShards(List<Jdbi> shards, int[] shardOfPartition) {

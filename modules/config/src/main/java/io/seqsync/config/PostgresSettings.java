@@ -15,8 +15,8 @@ import java.util.Optional;
  * {@code replicaJdbcUrls}: streaming replicas of that primary (same user and password) that pages
  * and the handshake read from when they have replayed what the request needs (docs/design.md,
  * "Read replicas"); empty: everything reads the primary.
- * {@code shards}: the primaries by partition of the events topic (none: {@code jdbcUrl}'s for all;
- * with shards, the replicas above are not read). {@code embeddedFsync}: whether the embedded
+ * {@code shards}: the primaries by partition of the events topic, each with its own replicas (none:
+ * {@code jdbcUrl}'s for all; with shards, {@code replicaJdbcUrls} is refused: each shard names its own). {@code embeddedFsync}: whether the embedded
  * server flushes its WAL to disk (off: it survives a crash of its process, not of the machine;
  * on: what a production server does, for measurements).
  */
@@ -29,7 +29,8 @@ public record PostgresSettings(Optional<String> jdbcUrl, String user, String pas
         "postgres.replica-jdbc-urls must be jdbc:postgresql: URLs, comma-separated");
     // With shards, the home shard (partition 0's) is the one PostgreSQL every single-server path uses.
     if (shards.configured()) {
-      require(replicaJdbcUrls.isEmpty(), "postgres.replica-jdbc-urls are replicas of one primary: not with postgres.shards");
+      require(replicaJdbcUrls.isEmpty(), "postgres.replica-jdbc-urls are replicas of one primary: not with postgres.shards,"
+          + " whose entries name each shard's replicas after its primary (0-5=jdbc:postgresql://h1/db|jdbc:postgresql://h1r/db)");
       require(jdbcUrl.isEmpty() || jdbcUrl.equals(shards.home()),
           "postgres.jdbc-url must be absent or be the shard of partition 0 when postgres.shards is set");
       jdbcUrl = shards.home();
@@ -37,5 +38,15 @@ public record PostgresSettings(Optional<String> jdbcUrl, String user, String pas
     require(poolSize > 0, "postgres.pool-size must be positive");
     require(backgroundPoolSize > 0, "postgres.background-pool-size must be positive");
     require(statementTimeout.toMillis() > 0, "postgres.statement-timeout must be positive");
+  }
+
+  /** The streaming replicas of the primary at {@code primaryJdbcUrl}: its shard's, else {@code replicaJdbcUrls}. */
+  public List<String> replicasOf(String primaryJdbcUrl) {
+    return shards.configured() ? shards.replicasOf(primaryJdbcUrl) : replicaJdbcUrls;
+  }
+
+  /** Whether any primary has a replica to read from. */
+  public boolean hasReplicas() {
+    return !replicaJdbcUrls.isEmpty() || shards.ranges().stream().anyMatch(range -> !range.replicaUrls().isEmpty());
   }
 }

@@ -51,6 +51,17 @@ public final class ShardMap {
     return new ShardMap(shards, shardOfPartition.clone());
   }
 
+  /**
+   * The same mapping of partitions over other databases, one per shard in shard order (a shard's
+   * replica in its primary's place).
+   */
+  public ShardMap over(List<Jdbi> databases) {
+    if (databases.size() != shards.size()) {
+      throw new IllegalArgumentException(databases.size() + " databases for " + shards.size() + " shards");
+    }
+    return new ShardMap(databases, shardOfPartition);
+  }
+
   /** The shard of what belongs to no conversation. */
   public Jdbi home() {
     return shards.get(0);

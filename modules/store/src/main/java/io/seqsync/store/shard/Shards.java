@@ -16,15 +16,8 @@ import org.jdbi.v3.core.Jdbi;
  * partition 0 and is the home shard. Closing closes every pool.
  */
 public final class Shards implements AutoCloseable {
-  /**
-   * One shard: its primary's two pools and the replicas' URLs (not read from yet: every read of a
-   * shard goes to its primary).
-   */
-  public record Shard(int index, String jdbcUrl, Database background, Database requests, List<String> replicaUrls) {
-    public Shard {
-      replicaUrls = List.copyOf(replicaUrls);
-    }
-  }
+  /** One shard: its primary's two pools (its read replicas: the app's ReadReplicas). */
+  public record Shard(int index, String jdbcUrl, Database background, Database requests) {}
 
   /** How to open the pools of every shard. */
   public record Pools(String user, String password, int requestsPoolSize, int backgroundPoolSize,
@@ -63,7 +56,7 @@ public final class Shards implements AutoCloseable {
         Database background = Database.open(url.getKey(), pools.user(), pools.password(), pools.backgroundPoolSize());
         try {
           opened.add(new Shard(url.getValue(), url.getKey(), background, Database.openRequests(url.getKey(),
-              pools.user(), pools.password(), pools.requestsPoolSize(), pools.statementTimeout(), timeouts), List.of()));
+              pools.user(), pools.password(), pools.requestsPoolSize(), pools.statementTimeout(), timeouts)));
         } catch (RuntimeException e) {
           background.close();
           throw e;
