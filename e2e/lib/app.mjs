@@ -182,7 +182,8 @@ class SharedApp {
 
 /** What run.mjs hands the files on `app` (an App it started with `configuration`). */
 export function describeShared(configuration, app) {
-  return JSON.stringify({ configuration, baseUrl: app.baseUrl, wsUrl: app.wsUrl, secret: app.secret, ports: app.ports });
+  const { baseUrl, wsUrl, secret, ports } = app;
+  return JSON.stringify({ configuration, baseUrl, wsUrl, secret, ports });
 }
 
 export function sleep(ms) {
