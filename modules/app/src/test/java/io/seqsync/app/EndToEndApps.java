@@ -29,10 +29,13 @@ final class EndToEndApps implements BeforeAllCallback {
 
   @Override
   public void beforeAll(ExtensionContext context) {
-    boolean own = context.getRequiredTestClass().isAnnotationPresent(OwnApp.class);
-    // The class's store is closed after the class, the root's when the whole run ends.
+    Class<?> testClass = context.getRequiredTestClass();
+    boolean own = testClass.isAnnotationPresent(OwnApp.class);
+    // The class's store is closed after the class, the root's when the whole run ends. A store's
+    // lookups see its parents' values, so the two are kept under different keys.
     ExtensionContext.Store store = (own ? context : context.getRoot()).getStore(NAMESPACE);
-    EndToEndTest.app = store.getOrComputeIfAbsent(Started.class, key -> new Started(), Started.class).app;
+    Object key = own ? testClass : Started.class;
+    EndToEndTest.app = store.getOrComputeIfAbsent(key, ignored -> new Started(), Started.class).app;
   }
 
   /** An app on the tests' settings in a directory of its own, both removed on close. */
