@@ -138,6 +138,55 @@ export class App {
   }
 }
 
+// Configurations several files run on: `npm test` (run.mjs) starts one app per configuration, runs
+// the files that ask for it (`sharedApp(configuration, ...)`) against it, then stops it, instead of an
+// app per file: a start of the whole stack is most of a small file's time. A file on a shared app
+// uses user ids and conversations no other file uses, and never stops or restarts the app; a file
+// needing other settings, a restart or a kill makes an App of its own.
+export const SHARED_CONFIGURATIONS = {
+  plain: {},
+  // A reply budget for a loaded machine: the answers' notices are what the files on it read.
+  'long-reply-budget': { SEQSYNC_HTTP_REPLY_BUDGET: '15s' },
+};
+/** Where run.mjs tells the files about the app it started: {configuration, baseUrl, wsUrl, secret, ports}. */
+export const SHARED_APP_ENV = 'SEQSYNC_E2E_SHARED_APP';
+
+/**
+ * The app of `configuration` for a file: the one run.mjs started when it gave this configuration,
+ * otherwise (a file run alone with `node --test`) an App of the file's own, named `name`.
+ */
+export function sharedApp(configuration, name) {
+  const env = SHARED_CONFIGURATIONS[configuration];
+  if (env === undefined) throw new Error(`no shared configuration ${configuration}`);
+  const given = process.env[SHARED_APP_ENV] ? JSON.parse(process.env[SHARED_APP_ENV]) : null;
+  return given?.configuration === configuration ? new SharedApp(given) : new App({ name, env });
+}
+
+/** The address and secret of an app another process started and will stop: starting it checks it is up. */
+class SharedApp {
+  constructor({ baseUrl, wsUrl, secret, ports }) {
+    Object.assign(this, { baseUrl, wsUrl, secret, ports });
+  }
+
+  async start() {
+    const health = await fetch(`${this.baseUrl}/health`, { signal: AbortSignal.timeout(10_000) });
+    if (!health.ok) throw new Error(`the shared app at ${this.baseUrl} answers /health with ${health.status}`);
+    return this;
+  }
+
+  async stop() {} // run.mjs stops it after the last file on it
+
+  async kill() { throw new Error('a shared app is not killed by a file: make an App of its own'); }
+
+  async restart() { throw new Error('a shared app is not restarted by a file: make an App of its own'); }
+}
+
+/** What run.mjs hands the files on `app` (an App it started with `configuration`). */
+export function describeShared(configuration, app) {
+  const { baseUrl, wsUrl, secret, ports } = app;
+  return JSON.stringify({ configuration, baseUrl, wsUrl, secret, ports });
+}
+
 export function sleep(ms) {
   return new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
 }

@@ -1,16 +1,16 @@
 // seqsync-client (clients/js) against the real stack (the app jar, its embedded Kafka, PostgreSQL
-// and Redis): the protocol cases the seeds warn about, each made real. One app for the file; each
-// test has conversations of its own.
+// and Redis): the protocol cases the seeds warn about, each made real. On the shared 'plain' app
+// (lib/app.mjs) under `npm test`; each test has conversations of its own.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { App } from '../lib/app.mjs';
+import { sharedApp } from '../lib/app.mjs';
 import { Caller, eventually } from '../lib/http.mjs';
 import { faultyWebSocket, libraryClient, range, recordingFetch, seqsOf } from '../lib/clients.mjs';
 import { mintOperatorToken, mintToken } from '../lib/tokens.mjs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MemoryStore } from '../../clients/js/src/index.js';
 
-const app = new App({ name: 'client-protocol' });
+const app = sharedApp('plain', 'client-protocol');
 const open = [];
 before(() => app.start(), { timeout: 240_000 });
 after(async () => {

@@ -4,12 +4,11 @@
 // state; a recall keeps its meaning.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { App } from '../lib/app.mjs';
+import { sharedApp } from '../lib/app.mjs';
 import { Caller, eventually } from '../lib/http.mjs';
 import { faultyWebSocket, libraryClient, range, seqsOf } from '../lib/clients.mjs';
 
-// A reply budget for a loaded machine: the answers' notices are what the tests read.
-const app = new App({ name: 'message-actions', env: { SEQSYNC_HTTP_REPLY_BUDGET: '15s' } });
+const app = sharedApp('long-reply-budget', 'message-actions');
 const open = [];
 before(() => app.start(), { timeout: 240_000 });
 after(async () => {

@@ -5,13 +5,13 @@
 // sequencer gives, in the commands topic's partition order.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { App, sleep } from '../lib/app.mjs';
+import { sharedApp, sleep } from '../lib/app.mjs';
 import { launchChromium } from '../lib/browser.mjs';
 import { ChatPage } from '../lib/chat-page.mjs';
 import { libraryClient } from '../lib/clients.mjs';
 import { Caller, eventually } from '../lib/http.mjs';
 
-const app = new App({ name: 'send-order' });
+const app = sharedApp('plain', 'send-order');
 const open = [];
 before(() => app.start(), { timeout: 240_000 });
 after(async () => {

@@ -4,12 +4,12 @@
 // e2e/output/screenshots.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { App } from '../lib/app.mjs';
+import { sharedApp } from '../lib/app.mjs';
 import { launchChromium } from '../lib/browser.mjs';
 import { ChatPage } from '../lib/chat-page.mjs';
 
 const CONV = 'd:21:22';
-const app = new App({ name: 'web-actions', env: { SEQSYNC_HTTP_REPLY_BUDGET: '15s' } });
+const app = sharedApp('long-reply-budget', 'web-actions');
 let browser;
 let laptop; // user 21
 let desk;   // user 22

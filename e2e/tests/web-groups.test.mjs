@@ -5,12 +5,12 @@
 // refused until the unblock. Screenshots are kept in e2e/output/screenshots.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { App } from '../lib/app.mjs';
+import { sharedApp } from '../lib/app.mjs';
 import { launchChromium } from '../lib/browser.mjs';
 import { Caller, eventually } from '../lib/http.mjs';
 import { ChatPage } from '../lib/chat-page.mjs';
 
-const app = new App({ name: 'web-groups' });
+const app = sharedApp('plain', 'web-groups');
 let browser;
 let owner;  // user 11
 let admin;  // user 12

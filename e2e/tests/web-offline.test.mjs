@@ -8,7 +8,7 @@
 // checks it did.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { App } from '../lib/app.mjs';
+import { sharedApp } from '../lib/app.mjs';
 import { launchChromium, screenshotPath } from '../lib/browser.mjs';
 import { Caller, eventually } from '../lib/http.mjs';
 import { ChatPage } from '../lib/chat-page.mjs';
@@ -16,7 +16,7 @@ import { checkStoreContract } from '../../clients/js/test/store-contract.mjs';
 
 const CONV = 'd:1:2';
 const HISTORY = 30;
-const app = new App({ name: 'web-offline' });
+const app = sharedApp('plain', 'web-offline');
 let browser;
 let laptop; // user 1
 let other; // user 2, over HTTP

@@ -20,6 +20,8 @@ import org.junit.jupiter.api.Test;
  * conversation's older messages, a fetch that reaches below the hot tier says so
  * ({@code archiveHint}) and the archive API pages them, newest first, members only.
  */
+// Its own app: the archive job moves, and the test counts, every message the app holds.
+@EndToEndApps.OwnApp
 class ArchiveEndToEndTest extends EndToEndTest {
   private static final String CONV = "d:801:802";
 

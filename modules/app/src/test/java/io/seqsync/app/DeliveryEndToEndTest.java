@@ -20,6 +20,8 @@ import org.junit.jupiter.api.Test;
  * as the period's figures and negative cases (GET /ops/delivery). Bad reports are refused and change
  * nothing. One test: the figures count every message of the class's app.
  */
+// Its own app: the period's figures count every send and report the app holds.
+@EndToEndApps.OwnApp
 class DeliveryEndToEndTest extends EndToEndTest {
   private static final String CONV = "d:501:502";
 

@@ -1,25 +1,17 @@
 package io.seqsync.app;
 
 import io.seqsync.testkit.ApiClient;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 
-/** One app on the real stack per test class, started before its first test and closed after its last. */
+/**
+ * An end-to-end test class on the real stack: the app the whole JVM's end-to-end classes share, or
+ * one of its own when marked {@link EndToEndApps.OwnApp} (see {@link EndToEndApps}). A class on the
+ * shared app uses user ids and conversations no other class uses.
+ */
+@ExtendWith(EndToEndApps.class)
 abstract class EndToEndTest {
-  @TempDir static Path dir;
+  /** This class's app, set by {@link EndToEndApps} before the class's own {@code @BeforeAll}. */
   static SeqsyncApp app;
-
-  @BeforeAll
-  static void startApp() {
-    app = EndToEnd.start(dir);
-  }
-
-  @AfterAll
-  static void stopApp() {
-    app.close();
-  }
 
   static ApiClient client(long userId, String deviceId) {
     return EndToEnd.client(app, userId, deviceId);

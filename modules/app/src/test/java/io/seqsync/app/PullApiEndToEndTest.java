@@ -5,37 +5,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.seqsync.ingress.auth.Tokens;
 import io.seqsync.testkit.ApiClient;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The pull API over real HTTP on the real stack (embedded Kafka, PostgreSQL and Redis; sequencer,
  * projector and ingress in this process): the acceptance of the projection issue.
  */
-class PullApiEndToEndTest {
+class PullApiEndToEndTest extends EndToEndTest {
   private static final String CONV = "d:101:202";
 
-  @TempDir static Path dir;
-  private static SeqsyncApp app;
   private static ApiClient alice;
   private static ApiClient bob;
 
   @BeforeAll
-  static void start() {
-    app = EndToEnd.start(dir);
+  static void clients() {
     alice = new ApiClient(app.httpPort(), app.tokens().mint(101, "phone", Duration.ofHours(1)));
     bob = new ApiClient(app.httpPort(), app.tokens().mint(202, "laptop", Duration.ofHours(1)));
-  }
-
-  @AfterAll
-  static void stop() {
-    app.close();
   }
 
   @Test
@@ -95,7 +84,7 @@ class PullApiEndToEndTest {
 
   @Test
   void onlyMembersWithValidTokensGetIn() {
-    ApiClient carol = alice.as(app.tokens().mint(303, "tablet", Duration.ofHours(1)));
+    ApiClient carol = alice.as(app.tokens().mint(203, "tablet", Duration.ofHours(1)));
     assertThat(carol.get("/v1/conversations/" + CONV + "/messages").status()).isEqualTo(403);
     assertThat(carol.post("/v1/conversations/" + CONV + "/messages",
         "{\"clientMsgId\":\"x\",\"type\":\"text\",\"content\":\"let me in\"}").status()).isEqualTo(403);
