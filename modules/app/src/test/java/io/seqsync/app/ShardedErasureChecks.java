@@ -69,6 +69,17 @@ final class ShardedErasureChecks {
     }
   }
 
+  /** Erases {@code user} after they wrote a text and a draft in {@code conv}; none of their rows is left. */
+  void erasedAfterWritingIn(long user, String conv) {
+    ApiClient erased = EndToEnd.client(app, user, "phone");
+    send(erased, conv, "before the move");
+    accepted(erased.put("/v1/conversations/" + conv + "/draft", "{\"text\":\"a draft\"}"));
+    await(() -> entry(erased, conv), entry -> entry != null && entry.path("draft").asText("").equals("a draft"));
+    ApiClient service = new ApiClient(app.httpPort(), app.tokens().mintService("backend", Duration.ofHours(1)));
+    ok(service.post("/v1/users/" + user + "/erase", ""));
+    assertThat(rowsOf(user)).as("the user's rows after the erasure").isEmpty();
+  }
+
   /** A user's texts and drafts on both shards, then retention run as if two days later. */
   void retentionBlanksEveryShardAndTheListsPreviews(long user) {
     String marker = marker();
@@ -132,8 +143,8 @@ final class ShardedErasureChecks {
     return hits;
   }
 
-  // Rows naming the user in a user_id column, on every shard, but the record of the erasure.
-  private List<String> rowsOf(long user) {
+  /** Rows naming the user in a user_id column, on every shard, but the record of the erasure. */
+  List<String> rowsOf(long user) {
     List<String> rows = new ArrayList<>();
     for (int shard = 0; shard < shards.size(); shard++) {
       Jdbi jdbi = shards.all().get(shard);

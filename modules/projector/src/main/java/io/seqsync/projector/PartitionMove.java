@@ -2,6 +2,7 @@ package io.seqsync.projector;
 
 import io.seqsync.config.KafkaConnection;
 import io.seqsync.events.ConvId;
+import io.seqsync.projector.erasure.UserErasure;
 import io.seqsync.projector.postgres.ProjectionOffsets;
 import io.seqsync.projector.postgres.ProjectionWipe;
 import io.seqsync.projector.postgres.ProjectionWriter;
@@ -41,9 +42,11 @@ public final class PartitionMove {
 
   /**
    * Projects {@code partitions} of {@code topic} into {@code target} (migrated) from its stored
-   * offsets (0 where none) up to the partitions' ends as of the call; returns the events applied.
+   * offsets (0 where none) up to the partitions' ends as of the call, then purges again the rows of
+   * the users erased in {@code home} (the log holds what they wrote); returns the events applied.
    */
-  public static long copy(KafkaConnection kafka, String topic, Set<Integer> partitions, Jdbi target, int batchSize) {
+  public static long copy(KafkaConnection kafka, String topic, Set<Integer> partitions, Jdbi target, Jdbi home,
+      int batchSize) {
     Properties props = kafka.properties();
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -76,7 +79,9 @@ public final class PartitionMove {
         applied += batch.events().size();
       }
     }
-    log.info("partition move: copied {} events of {} partitions {} into the new shard", applied, topic, partitions);
+    int erased = UserErasure.purgeErased(home, target);
+    log.info("partition move: copied {} events of {} partitions {} into the new shard, {} erased users purged again",
+        applied, topic, partitions, erased);
     return applied;
   }
 

@@ -132,10 +132,17 @@ public final class UserErasure {
 
   /** Purges every erased user's rows again (after a replay rebuilt them from the log); returns how many users. */
   public static int purgeErased(Jdbi jdbi) {
-    return jdbi.inTransaction(handle -> {
-      List<Long> users = handle.createQuery("select user_id from erased_users").mapTo(Long.class).list();
-      users.forEach(user -> purge(handle, user));
-      return users.size();
-    });
+    return purgeErased(jdbi, jdbi);
+  }
+
+  /**
+   * Purges from {@code target} the rows of every user erased in {@code home} (whose erased_users is
+   * the record): a shard that a partition move filled from the log holds them again.
+   */
+  public static int purgeErased(Jdbi home, Jdbi target) {
+    List<Long> users = home.withHandle(handle -> handle.createQuery("select user_id from erased_users")
+        .mapTo(Long.class).list());
+    target.useTransaction(handle -> users.forEach(user -> purge(handle, user)));
+    return users.size();
   }
 }

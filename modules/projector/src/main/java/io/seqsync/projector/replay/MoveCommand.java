@@ -1,5 +1,6 @@
 package io.seqsync.projector.replay;
 
+import io.seqsync.config.Endpoints;
 import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.Servers;
 import io.seqsync.config.SeqsyncConfig;
@@ -40,9 +41,14 @@ public final class MoveCommand {
     try (Servers servers = Servers.start(config);
         Database database = Database.open(args[2], config.postgres().user(), config.postgres().password(), 2)) {
       if (args[0].equals("copy")) {
-        long events = PartitionMove.copy(KafkaConnection.of(config.kafka(), servers.endpoints()), topic, partitions,
-            database.jdbi(), config.projector().maxPollRecords());
-        out.printf("copied %,d events of partitions %s into %s%n", events, args[1], args[2]);
+        // erased_users is the home shard's (partition 0's primary).
+        Endpoints at = servers.endpoints();
+        String home = config.postgres().shards().urlOfPartition(1, at.postgresJdbcUrl()).get(0);
+        try (Database homeDatabase = Database.open(home, at.postgresUser(), at.postgresPassword(), 1)) {
+          long events = PartitionMove.copy(KafkaConnection.of(config.kafka(), at), topic, partitions, database.jdbi(),
+              homeDatabase.jdbi(), config.projector().maxPollRecords());
+          out.printf("copied %,d events of partitions %s into %s%n", events, args[1], args[2]);
+        }
       } else {
         long rows = PartitionMove.prune(database.jdbi(), topic, partitions, partitionCount);
         out.printf("pruned %,d rows of partitions %s from %s%n", rows, args[1], args[2]);
