@@ -1,6 +1,7 @@
 package io.seqsync.app;
 
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.seqsync.config.Endpoints;
@@ -63,8 +64,10 @@ import io.seqsync.store.ServerRequestQueries;
 import io.seqsync.notifier.webhooks.Webhooks;
 import io.seqsync.store.SyncQueries;
 import io.seqsync.store.replica.ReplicaReads;
+import io.seqsync.store.shard.ShardAvailability;
 import io.seqsync.store.shard.ShardMap;
 import io.seqsync.store.shard.Shards;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Optional;
@@ -81,6 +84,9 @@ import redis.clients.jedis.UnifiedJedis;
  */
 public final class SeqsyncApp implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SeqsyncApp.class);
+  // A shard is down from its first probe not answered within the timeout until one answers.
+  private static final Duration SHARD_PROBE_EVERY = Duration.ofSeconds(1);
+  private static final Duration SHARD_PROBE_TIMEOUT = Duration.ofSeconds(2);
 
   private final Deque<AutoCloseable> started = new ArrayDeque<>();
   private final Tokens tokens;
@@ -146,8 +152,12 @@ public final class SeqsyncApp implements AutoCloseable {
     ConversationIndex index = new ConversationIndex(redis);
     // The key store lives on the home shard.
     ContentCrypto crypto = own(new ContentCrypto(config, shards.background(), index));
+    // While a shard's primary does not answer, its conversations' commands are refused (503) and the
+    // projector goes on with the other shards.
+    ShardAvailability availability = own(ShardAvailability.probing(byConversation, SHARD_PROBE_EVERY, SHARD_PROBE_TIMEOUT));
+    registerShardGauges(availability, registry);
     Projector projector = own(new Projector(kafka, topics, shards.background(), announcements, registry, config.projector(),
-        crypto.opener()));
+        crypto.opener())).skippingShardsDown(availability::isShardUp);
     // Index, then push: a device told of a message finds it listed and counted.
     projector.addCommitListener(new ConversationIndexer(shards.background(), index, redisHealth, kafka,
         topics.events().name(), projector::assignedPartitions));
@@ -172,7 +182,7 @@ public final class SeqsyncApp implements AutoCloseable {
     HealthProbes health = own(new HealthProbes(config, kafka, topics, redisHealth, sequencing, projector, delivery,
         byConversation, readReplicas.probe()));
     CommandPublisher publisher = own(new CommandPublisher(kafka, topics.commands(), config.http().commandLinger()))
-        .sealingWith(sealing = crypto.sealing());
+        .sealingWith(sealing = crypto.sealing()).storingIn(availability::isUp);
     ReplyWaiter replies = own(ReplyWaiter.start(kafka, topics.replies().name(), topics.announcements().name(),
         config.sequencer().applicationId() + "-ingress"));
     FunctionCounter.builder("seqsync.replies.outcomes.heard", replies, ReplyWaiter::outcomesHeard)
@@ -218,6 +228,15 @@ public final class SeqsyncApp implements AutoCloseable {
     joined(sequencing).awaitRunning();
     phases.done("sequencer");
     log.info("started as instance {} in {} ms ({})", config.instanceId().orElseThrow(), phases.totalMillis(), phases);
+  }
+
+  private static void registerShardGauges(ShardAvailability availability, PrometheusMeterRegistry registry) {
+    for (int shard = 0; shard < availability.size(); shard++) {
+      int probed = shard;
+      Gauge.builder("seqsync.postgres.shard.up", availability, shards -> shards.isShardUp(probed) ? 1 : 0)
+          .description("whether the shard's primary answered its latest probe (its conversations' commands are refused while 0)")
+          .tag("shard", Integer.toString(probed)).register(registry);
+    }
   }
 
   // Waits for a start still under way; one that failed left nothing to stop.

@@ -43,8 +43,9 @@ import org.junit.jupiter.api.io.TempDir;
  * With the replica's replay paused, a page or handshake right after a send's 200 still shows it;
  * with the replica stopped, the second shard's primary answers. Then partition 1 moves to the second shard as docs/operations.md says: copied from the
  * event log while the app runs, its tail copied with the app stopped, the mapping switched and
- * the first shard pruned; everything sent before and after the move is there, once. Last, erasure
- * and retention reach both shards ({@link ShardedErasureChecks}).
+ * the first shard pruned; everything sent before and after the move is there, once. Then erasure
+ * and retention reach both shards ({@link ShardedErasureChecks}). Last, with the second shard's
+ * primary stopped, its conversations' sends answer 503 and the first shard's 200.
  */
 class ShardsEndToEndTest {
   private static final String SECRET = "shards-test-secret-0123456789abcdef";
@@ -113,7 +114,56 @@ class ShardsEndToEndTest {
             conv -> after[partitionOf(conv)]);
         erasure.userErasedOnEveryShard(1);
         erasure.retentionBlanksEveryShardAndTheListsPreviews(500);
+
+        assertADownShardsConversationsAreRefusedAlone(app, second, dir.resolve("pg1"), after);
       }
+    }
+  }
+
+  // The second shard's primary stopped: its conversations' sends answer 503 database_unavailable
+  // (nothing reaches Kafka), the first shard's still 200; started again, its sends answer 200 and
+  // none of the refused ones was stored.
+  private static void assertADownShardsConversationsAreRefusedAlone(SeqsyncApp app, LocalPostgres second, Path data,
+      int[] shardOfPartition) throws Exception {
+    ApiClient carol = EndToEnd.client(app, 3, "phone");
+    String up = LongStream.range(900, 1000).mapToObj(peer -> "d:3:" + peer)
+        .filter(conv -> shardOfPartition[partitionOf(conv)] == 0).findFirst().orElseThrow();
+    String down = LongStream.range(900, 1000).mapToObj(peer -> "d:3:" + peer)
+        .filter(conv -> shardOfPartition[partitionOf(conv)] == 1).findFirst().orElseThrow();
+    int port = java.net.URI.create(second.jdbcUrl().substring("jdbc:".length())).getPort();
+    second.close();
+    List<ApiClient.Response> untilRefused = sendUntil(carol, down, 503);
+    ApiClient.Response refused = untilRefused.get(untilRefused.size() - 1);
+    assertThat(refused.body().path("error").path("code").asText()).as("%s", refused.body())
+        .isEqualTo("database_unavailable");
+    assertThat(refused.retryAfter()).isEqualTo("1");
+    List<ApiClient.Response> refusedAgain = sendUntil(carol, down, 503);
+    assertThat(refusedAgain).as("refused while down").hasSize(1);
+    EndToEnd.send(carol, up, 2);
+    assertThat(EndToEnd.metrics(app)).contains("seqsync_postgres_shard_up{shard=\"1\"} 0.0");
+    try (LocalPostgres again = LocalPostgres.start(data, port)) {
+      List<ApiClient.Response> untilStored = sendUntil(carol, down, 200);
+      // Taken before the probe saw the shard down (202) or after it came back (200): stored; refused: not.
+      long taken = java.util.stream.Stream.concat(untilRefused.stream(), untilStored.stream())
+          .filter(response -> response.status() == 200 || response.status() == 202).count();
+      assertThat(EndToEnd.send(carol, down, 1).get(0).path("seq").asLong()).as("the refused sends were never stored")
+          .isEqualTo(taken + 1);
+    }
+  }
+
+  // Sends new messages to conv, 200 ms apart, until one is answered `status` (within 30 s): every answer.
+  private static List<ApiClient.Response> sendUntil(ApiClient client, String conv, int status) throws InterruptedException {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+    List<ApiClient.Response> answers = new ArrayList<>();
+    while (true) {
+      ApiClient.Response response = client.post("/v1/conversations/" + conv + "/messages",
+          "{\"clientMsgId\":\"" + java.util.UUID.randomUUID() + "\",\"type\":\"text\",\"content\":\"x\"}");
+      answers.add(response);
+      if (response.status() == status || System.nanoTime() > deadline) {
+        assertThat(response.status()).as("%s", response.body()).isEqualTo(status);
+        return answers;
+      }
+      Thread.sleep(200);
     }
   }
 

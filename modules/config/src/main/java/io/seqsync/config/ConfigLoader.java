@@ -87,8 +87,10 @@ public final class ConfigLoader {
             integer("sequencer.stream-threads", 1),
             // A send is answered after the transaction that numbers it commits, so not Streams' 100 ms;
             // 20 ms rather than 10: fewer commits, each with its own cost to the broker and the client,
-            // kept the 5,000/s tail short on the slower machines (docs/design.md, "Commit interval").
-            duration("sequencer.commit-interval", Duration.ofMillis(20)),
+            // kept the 5,000/s tail short on the slower machines. With replicated topics a commit
+            // waits for replicated markers, and an interval shorter than that leaves Streams one
+            // record per task per commit: 100 ms (docs/design.md, "Commit interval").
+            duration("sequencer.commit-interval", Duration.ofMillis(replicationFactor > 1 ? 100 : 20)),
             duration("sequencer.session-timeout", Duration.ofSeconds(10)),
             integer("sequencer.max-content-bytes", 64 * 1024),
             integer("sequencer.max-group-members", 10_000),

@@ -35,4 +35,13 @@ class DurationsTest {
         .isInstanceOf(ConfigException.class)
         .hasMessage("sequencer.commit-interval must be a duration like 500ms, 30s, 24h or PT24H, got 'soon'");
   }
+
+  @Test
+  void theCommitIntervalIsLongerWhereACommitWaitsForReplicas() {
+    assertThat(ConfigLoader.of(Map.of()).sequencer().commitInterval()).isEqualTo(Duration.ofMillis(20));
+    assertThat(ConfigLoader.of(Map.of("kafka.replication-factor", "3")).sequencer().commitInterval())
+        .isEqualTo(Duration.ofMillis(100));
+    assertThat(ConfigLoader.of(Map.of("kafka.replication-factor", "3", "sequencer.commit-interval", "20ms"))
+        .sequencer().commitInterval()).isEqualTo(Duration.ofMillis(20));
+  }
 }

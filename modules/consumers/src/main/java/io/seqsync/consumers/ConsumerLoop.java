@@ -32,7 +32,9 @@ import org.slf4j.LoggerFactory;
  * the batch's offsets are stored too), then its next offsets go to the {@link OffsetStore}. Where
  * each partition starts, on assignment and after a failure, comes from the same store, so a batch
  * that failed is read again from the stored offsets: with a retry back-off the loop waits it out
- * (or until closed) and goes on, forever; without one a failure ends the loop. A fenced static
+ * (or until closed) and goes on, forever; without one a failure ends the loop. A batch failed in
+ * some partitions only ({@link PartitionsFailed}) rewinds and pauses those for the back-off while
+ * the others go on. A fenced static
  * member ({@link FencedInstanceIdException}) ends it in any case: another instance has its id.
  *
  * <p>The batch functions are plain functions of their records, testable without a broker.
@@ -62,6 +64,9 @@ public final class ConsumerLoop<K, V, B> implements AutoCloseable {
   private volatile Set<Integer> assignedPartitions = Set.of();
   private volatile Map<TopicPartition, Long> positions = Map.of();
   private boolean rewindNeeded;
+  // Partitions paused after a PartitionsFailed, until resumeAt (nanoTime).
+  private Set<TopicPartition> paused = Set.of();
+  private long resumeAt;
 
   private ConsumerLoop(Builder<K, V, B> builder) {
     this.consumer = Objects.requireNonNull(builder.consumer);
@@ -169,6 +174,7 @@ public final class ConsumerLoop<K, V, B> implements AutoCloseable {
         seekToStored(consumer.assignment());
         rewindNeeded = false;
       }
+      resumeWhenDue();
       ConsumerRecords<K, V> records = consumer.poll(pollTimeout);
       if (!records.isEmpty()) {
         Runnable afterStored = apply.apply(decode.apply(records));
@@ -179,6 +185,12 @@ public final class ConsumerLoop<K, V, B> implements AutoCloseable {
           .collect(Collectors.toUnmodifiableMap(partition -> partition, consumer::position));
     } catch (WakeupException | InterruptException | FencedInstanceIdException e) {
       throw e;
+    } catch (PartitionsFailed e) {
+      if (retryBackoff.isEmpty()) {
+        throw e;
+      }
+      onFailure.accept(e);
+      pauseFailed(e.partitions());
     } catch (RuntimeException e) {
       if (retryBackoff.isEmpty()) {
         throw e;
@@ -186,6 +198,32 @@ public final class ConsumerLoop<K, V, B> implements AutoCloseable {
       onFailure.accept(e);
       rewindNeeded = true;
       awaitStop(retryBackoff.get());
+    }
+  }
+
+  // The failed partitions back to their stored offsets and paused for the back-off; the rest go on.
+  // A failure to rewind them rewinds everything, as any other failure does.
+  private void pauseFailed(Set<Integer> failed) {
+    Set<TopicPartition> partitions = consumer.assignment().stream()
+        .filter(partition -> failed.contains(partition.partition())).collect(Collectors.toUnmodifiableSet());
+    try {
+      seekToStored(partitions);
+    } catch (RuntimeException e) {
+      onFailure.accept(e);
+      rewindNeeded = true;
+      awaitStop(retryBackoff.orElseThrow());
+      return;
+    }
+    consumer.pause(partitions);
+    paused = java.util.stream.Stream.concat(paused.stream(), partitions.stream()).collect(Collectors.toUnmodifiableSet());
+    resumeAt = System.nanoTime() + retryBackoff.orElseThrow().toNanos();
+  }
+
+  private void resumeWhenDue() {
+    if (!paused.isEmpty() && System.nanoTime() - resumeAt >= 0) {
+      Set<TopicPartition> assigned = consumer.assignment();
+      consumer.resume(paused.stream().filter(assigned::contains).toList());
+      paused = Set.of();
     }
   }
 

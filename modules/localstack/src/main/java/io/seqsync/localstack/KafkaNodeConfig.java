@@ -52,7 +52,12 @@ public final class KafkaNodeConfig {
         Map.entry("group.initial.rebalance.delay.ms", "0"),
         Map.entry("log.segment.bytes", String.valueOf(16 * 1024 * 1024)),
         Map.entry("num.network.threads", "2"),
-        Map.entry("num.io.threads", "4")));
+        Map.entry("num.io.threads", "4"),
+        // A transactional write to a partition still holding the previous transaction's markers is
+        // retried here, 20 ms apart, for up to this long before the producer is told
+        // CONCURRENT_TRANSACTIONS (Kafka's 100 ms is shorter than replicating those markers takes
+        // on a loaded cluster, and the producer's own retries back off further).
+        Map.entry("add.partitions.to.txn.retry.backoff.max.ms", "1000")));
     if (clusterSize > 1) {
       // A node that dies is fenced, and its partitions get new leaders, after 5 s without a
       // heartbeat instead of 9 s: on one machine there is no network to wait out, and every second

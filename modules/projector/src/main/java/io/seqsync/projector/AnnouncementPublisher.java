@@ -48,9 +48,10 @@ public final class AnnouncementPublisher implements Announcer, AutoCloseable {
   }
 
   /**
-   * {@code appendedEverywhere}: every APPENDED outcome also to every partition, for the read
-   * replicas' routing, which needs every instance to hear every commit (docs/design.md, "Read
-   * replicas"); that costs each instance every message again.
+   * {@code appendedEverywhere}: each conversation's last APPENDED outcome of a batch also to every
+   * partition, for the read replicas' routing, which needs every instance to hear every commit
+   * (docs/design.md, "Read replicas"); that costs each instance one outcome per conversation and
+   * batch.
    */
   public AnnouncementPublisher(KafkaConnection kafka, Topic<byte[], Announcement> topic, MeterRegistry registry,
       boolean appendedEverywhere) {
@@ -82,19 +83,30 @@ public final class AnnouncementPublisher implements Announcer, AutoCloseable {
     });
   }
 
-  /** The outcomes by the partition they are routed to, in their order; {@link #UNROUTED} for nobody's. */
+  /**
+   * The outcomes by the partition they are routed to, in their order; {@link #UNROUTED} for
+   * nobody's. With {@code appendedEverywhere}, each conversation's last APPENDED outcome of the
+   * batch also goes to every other partition: the commit watermark the read replicas' routing
+   * needs, one per conversation and batch however many messages the batch holds.
+   */
   static Map<Integer, List<StoredOutcome>> byPartition(List<StoredOutcome> outcomes, int partitions,
       boolean appendedEverywhere) {
     Map<Integer, List<StoredOutcome>> routed = new LinkedHashMap<>();
+    Map<String, StoredOutcome> watermarks = new LinkedHashMap<>();
     for (StoredOutcome outcome : outcomes) {
-      if (appendedEverywhere && outcome.getKind() == OutcomeKind.APPENDED) {
-        for (int partition = 0; partition < partitions; partition++) {
-          routed.computeIfAbsent(partition, key -> new ArrayList<>()).add(outcome);
-        }
-        continue;
-      }
       int partition = ReplyRoute.partition(outcome.getCommandId()).orElse(UNROUTED);
       routed.computeIfAbsent(partition < partitions ? partition : UNROUTED, key -> new ArrayList<>()).add(outcome);
+      if (appendedEverywhere && outcome.getKind() == OutcomeKind.APPENDED) {
+        watermarks.merge(outcome.getConvId(), outcome, (kept, later) -> later.getSeq() >= kept.getSeq() ? later : kept);
+      }
+    }
+    for (StoredOutcome watermark : watermarks.values()) {
+      int home = ReplyRoute.partition(watermark.getCommandId()).orElse(UNROUTED);
+      for (int partition = 0; partition < partitions; partition++) {
+        if (partition != home) {
+          routed.computeIfAbsent(partition, key -> new ArrayList<>()).add(watermark);
+        }
+      }
     }
     return routed;
   }

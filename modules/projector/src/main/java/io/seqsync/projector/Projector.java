@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.seqsync.config.KafkaConnection;
 import io.seqsync.config.ProjectorSettings;
 import io.seqsync.consumers.ConsumerLoop;
+import io.seqsync.consumers.PartitionsFailed;
 import io.seqsync.consumers.OffsetStore;
 import io.seqsync.events.Topics;
 import io.seqsync.events.model.RecallApplied;
@@ -28,6 +29,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntPredicate;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -67,8 +69,11 @@ public final class Projector implements AutoCloseable {
   private final Map<Integer, Long> storedOffsets = new HashMap<>();
   // The batch in progress: the result of each shard whose part committed (TreeMap: in shard order).
   private final Map<Integer, AppliedBatch> committedParts = new java.util.TreeMap<>();
+  // Partitions whose stored offset (or its absence) this instance has read or written.
+  private final Set<Integer> knownOffsets = new java.util.HashSet<>();
   private final CommitListeners listeners;
   private final ContentOpener opener;
+  private volatile IntPredicate shardUp = shard -> true;
   private boolean runningLogged;
 
   public Projector(KafkaConnection kafka, Topics topics, Database database, Announcer announcer,
@@ -103,8 +108,13 @@ public final class Projector implements AutoCloseable {
         .offsets(new InPostgres())
         .retryAfter(settings.retryBackoff(), failure -> {
           metrics.batchFailed();
-          log.error("projection failed; retrying from the offsets stored in PostgreSQL in {} ms",
-              settings.retryBackoff().toMillis(), failure);
+          if (failure instanceof PartitionsFailed partly) {
+            log.warn("projection of {}; retrying them in {} ms, the other partitions go on", partly.getMessage(),
+                settings.retryBackoff().toMillis());
+          } else {
+            log.error("projection failed; retrying from the offsets stored in PostgreSQL in {} ms",
+                settings.retryBackoff().toMillis(), failure);
+          }
         })
         .onStopped(listeners::close)
         .build();
@@ -116,6 +126,16 @@ public final class Projector implements AutoCloseable {
    */
   public void addCommitListener(CommitListener listener) {
     listeners.add(listener);
+  }
+
+  /**
+   * Skips the shards {@code shardUp} says are down (their parts fail at once instead of waiting for
+   * a connection), as does any shard whose part fails: the other shards' parts are stored, announced
+   * and listened to, and the failed shards' partitions retried after the back-off.
+   */
+  public Projector skippingShardsDown(IntPredicate shardUp) {
+    this.shardUp = shardUp;
+    return this;
   }
 
   /** Starts projecting on the projector's own thread; returns at once. */
@@ -190,10 +210,19 @@ public final class Projector implements AutoCloseable {
     AppliedBatch result;
     committedParts.clear();
     try {
-      result = store(batch, from, ProjectionWriter.NewMessages.PLAIN);
-    } catch (ProjectionWriter.MessageConflict e) {
-      log.warn("{}; storing the batch again, each new message only where nothing conflicts", e.getMessage());
-      result = store(batch, from, ProjectionWriter.NewMessages.GUARDED);
+      try {
+        result = store(batch, from, ProjectionWriter.NewMessages.PLAIN);
+      } catch (ProjectionWriter.MessageConflict e) {
+        log.warn("{}; storing the batch again, each new message only where nothing conflicts", e.getMessage());
+        result = store(batch, from, ProjectionWriter.NewMessages.GUARDED);
+      }
+    } catch (ShardBatches.PartlyStored partly) {
+      // The shards that stored their parts answer their sends now; the loop retries the others'.
+      ShardBatches.Part stored = partly.storedPart();
+      AppliedBatch committed = ShardBatches.merged(List.copyOf(committedParts.values()));
+      announcer.announce(committed.outcomes());
+      listeners.committed(new CommittedBatch(stored.events(), committed, stored.nextOffsets()));
+      throw new PartitionsFailed(partly.failedPartitions(), partly.failure());
     }
     storedOffsets.putAll(batch.nextOffsets());
     metrics.committed(batch.events().size() + batch.undecodable(), batch, result, System.nanoTime() - began);
@@ -210,16 +239,38 @@ public final class Projector implements AutoCloseable {
       return store(shards.home(), batch.events(), from, batch.nextOffsets(), newMessages);
     }
     // A shard's part that committed is not stored again when the batch is (GUARDED, after a conflict in another shard).
-    ShardBatches.split(batch.events(), batch.partitions(), batch.nextOffsets(), shards::indexOfPartition).forEach(
-        (shard, part) -> committedParts.computeIfAbsent(shard, committing -> {
-          Map<Integer, Long> expected = new HashMap<>(from);
-          expected.keySet().retainAll(part.nextOffsets().keySet());
-          AppliedBatch result = store(shards.all().get(shard), part.events(), expected, part.nextOffsets(),
-              newMessages);
-          // Committed: if a later shard fails, the loop rereads every partition's offset from its shard.
-          storedOffsets.putAll(part.nextOffsets());
-          return result;
-        }));
+    Map<Integer, ShardBatches.Part> parts =
+        ShardBatches.split(batch.events(), batch.partitions(), batch.nextOffsets(), shards::indexOfPartition);
+    RuntimeException failure = null;
+    for (Map.Entry<Integer, ShardBatches.Part> entry : parts.entrySet()) {
+      int shard = entry.getKey();
+      ShardBatches.Part part = entry.getValue();
+      if (committedParts.containsKey(shard)) {
+        continue;
+      }
+      try {
+        if (!shardUp.test(shard)) {
+          throw new IllegalStateException("shard " + shard + "'s primary does not answer");
+        }
+        Map<Integer, Long> expected = new HashMap<>(from);
+        expected.keySet().retainAll(part.nextOffsets().keySet());
+        committedParts.put(shard, store(shards.all().get(shard), part.events(), expected, part.nextOffsets(),
+            newMessages));
+        // Committed: if another shard fails, only its partitions are read again.
+        storedOffsets.putAll(part.nextOffsets());
+      } catch (ProjectionWriter.MessageConflict e) {
+        throw e;
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw new ShardBatches.PartlyStored(parts, committedParts.keySet(), failure);
+    }
     return ShardBatches.merged(List.copyOf(committedParts.values()));
   }
 
@@ -256,9 +307,10 @@ public final class Projector implements AutoCloseable {
   private final class InPostgres implements OffsetStore {
     @Override
     public Map<TopicPartition, Long> read(KafkaConsumer<?, ?> consumer, Collection<TopicPartition> partitions) {
-      Map<Integer, Long> stored = shards.storedOffsets(topic);
+      Map<Integer, Long> stored = readEachShard(partitions);
       Map<TopicPartition, Long> where = new HashMap<>();
       for (TopicPartition partition : partitions) {
+        knownOffsets.add(partition.partition());
         Long next = stored.get(partition.partition());
         if (next == null) {
           storedOffsets.remove(partition.partition());
@@ -275,12 +327,46 @@ public final class Projector implements AutoCloseable {
       return where;
     }
 
+    // Each shard's stored offsets; a shard that does not answer keeps those this instance last read
+    // or wrote there (its compare-and-set guards them), unless it never knew one of the partitions.
+    private Map<Integer, Long> readEachShard(Collection<TopicPartition> partitions) {
+      if (shards.size() == 1) {
+        return shards.storedOffsets(topic);
+      }
+      Map<Integer, Long> stored = new HashMap<>();
+      for (int shard = 0; shard < shards.size(); shard++) {
+        try {
+          if (!shardUp.test(shard)) {
+            throw new IllegalStateException("shard " + shard + "'s primary does not answer");
+          }
+          stored.putAll(shards.storedOffsetsOf(shard, topic));
+        } catch (RuntimeException e) {
+          for (TopicPartition partition : partitions) {
+            if (shards.indexOfPartition(partition.partition()) != shard) {
+              continue;
+            }
+            if (!knownOffsets.contains(partition.partition())) {
+              throw e;
+            }
+            Long known = storedOffsets.get(partition.partition());
+            if (known != null) {
+              stored.put(partition.partition(), known);
+            }
+          }
+        }
+      }
+      return stored;
+    }
+
     @Override
     public void write(KafkaConsumer<?, ?> consumer, Map<TopicPartition, OffsetAndMetadata> next) {}
 
     @Override
     public void forget(Collection<TopicPartition> partitions) {
-      partitions.forEach(partition -> storedOffsets.remove(partition.partition()));
+      partitions.forEach(partition -> {
+        storedOffsets.remove(partition.partition());
+        knownOffsets.remove(partition.partition());
+      });
     }
   }
 }

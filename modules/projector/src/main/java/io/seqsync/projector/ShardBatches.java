@@ -4,8 +4,10 @@ import io.seqsync.events.model.Event;
 import io.seqsync.projector.postgres.AppliedBatch;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.IntUnaryOperator;
 
@@ -43,5 +45,42 @@ final class ShardBatches {
       anomalies.addAll(result.anomalies());
     });
     return new AppliedBatch(outcomes, anomalies);
+  }
+
+  /** Some shards' parts of a batch stored, the others' failed. */
+  static final class PartlyStored extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final transient Part storedPart;
+    private final transient Set<Integer> failedPartitions;
+    private final transient RuntimeException failure;
+
+    PartlyStored(Map<Integer, Part> parts, Set<Integer> storedShards, RuntimeException failure) {
+      super(failure.getMessage(), failure, false, false);
+      this.failure = failure;
+      Part stored = new Part(new ArrayList<>(), new HashMap<>());
+      Set<Integer> failed = new HashSet<>();
+      parts.forEach((shard, part) -> {
+        if (storedShards.contains(shard)) {
+          stored.events().addAll(part.events());
+          stored.nextOffsets().putAll(part.nextOffsets());
+        } else {
+          failed.addAll(part.nextOffsets().keySet());
+        }
+      });
+      this.storedPart = stored;
+      this.failedPartitions = Set.copyOf(failed);
+    }
+
+    Part storedPart() {
+      return storedPart;
+    }
+
+    Set<Integer> failedPartitions() {
+      return failedPartitions;
+    }
+
+    RuntimeException failure() {
+      return failure;
+    }
   }
 }

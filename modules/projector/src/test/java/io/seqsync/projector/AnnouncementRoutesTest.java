@@ -29,16 +29,20 @@ class AnnouncementRoutesTest {
   }
 
   @Test
-  void withReadReplicasEveryInstanceHearsEveryCommit() {
-    StoredOutcome toTwo = Announcements.appended(ReplyRoute.routed(2, "a"), "d:1:2", 1, 10, 1L);
+  void withReadReplicasEveryInstanceHearsEachConversationsLatestCommitOfTheBatch() {
+    StoredOutcome first = Announcements.appended(ReplyRoute.routed(2, "a"), "d:1:2", 1, 10, 1L);
     StoredOutcome toZero = Announcements.applied(ReplyRoute.routed(0, "b"), "d:1:3", 4);
+    StoredOutcome second = Announcements.appended(ReplyRoute.routed(1, "c"), "d:1:2", 2, 11, 2L);
+    StoredOutcome other = Announcements.appended(ReplyRoute.routed(2, "d"), "d:1:5", 7, 12, 3L);
 
-    Map<Integer, List<StoredOutcome>> routed = AnnouncementPublisher.byPartition(List.of(toTwo, toZero), 3, true);
+    Map<Integer, List<StoredOutcome>> routed =
+        AnnouncementPublisher.byPartition(List.of(first, toZero, second, other), 3, true);
 
     assertThat(routed).containsOnlyKeys(0, 1, 2);
-    assertThat(routed.get(0)).containsExactly(toTwo, toZero);
-    assertThat(routed.get(1)).containsExactly(toTwo);
-    assertThat(routed.get(2)).containsExactly(toTwo);
+    assertThat(routed.get(0)).as("its own, then each conversation's watermark").containsExactly(toZero, second, other);
+    assertThat(routed.get(1)).containsExactly(second, other);
+    assertThat(routed.get(2)).as("d:1:2's first message is not repeated: its second is the watermark")
+        .containsExactly(first, other, second);
   }
 
   @Test

@@ -33,8 +33,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The consumer loop under the projectors and the replies listener, on a real broker: a failed
- * batch read again from the store after the back-off, a failure without a retry ending the loop,
- * and partitions assigned at their end.
+ * batch read again from the store after the back-off, a batch failed in one partition retried
+ * there alone, a failure without a retry ending the loop, and partitions assigned at their end.
  */
 class ConsumerLoopTest {
   private static final Duration SETTLED = Duration.ofSeconds(60);
@@ -83,6 +83,53 @@ class ConsumerLoopTest {
     }
     assertThat(loop.stopped()).isCompleted();
     assertThat(loop.stopped().isCompletedExceptionally()).isFalse();
+  }
+
+  @Test
+  void aBatchFailedInSomePartitionsRetriesThoseAloneWhileTheOthersGoOn() throws Exception {
+    createTopic("loop-partly", 2);
+    List<String> applied = new CopyOnWriteArrayList<>();
+    java.util.concurrent.atomic.AtomicBoolean partitionOneFails = new java.util.concurrent.atomic.AtomicBoolean(true);
+    AtomicInteger failures = new AtomicInteger();
+    KafkaConsumer<String, String> consumer = consumer(Map.of(ConsumerConfig.GROUP_ID_CONFIG, "loop-partly-group",
+        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false));
+    ConsumerLoop<String, String, List<String>> loop = ConsumerLoop.<String, String, List<String>>builder(
+            "loop-partly", "test loop", consumer)
+        .subscribe("loop-partly")
+        .decode(records -> {
+          List<String> values = new ArrayList<>();
+          records.forEach(record -> values.add(record.partition() + ":" + record.value()));
+          return values;
+        })
+        .apply(values -> {
+          // Partition 0's part is stored whatever partition 1's does, as the projector's shards are.
+          values.stream().filter(value -> value.startsWith("0:")).forEach(applied::add);
+          List<String> ones = values.stream().filter(value -> value.startsWith("1:")).toList();
+          if (!ones.isEmpty() && partitionOneFails.get()) {
+            throw new io.seqsync.consumers.PartitionsFailed(java.util.Set.of(1),
+                new IllegalStateException("partition 1's store is down"));
+          }
+          applied.addAll(ones);
+          return () -> { };
+        })
+        .offsets(OffsetStore.CONSUMER_GROUP)
+        .retryAfter(Duration.ofMillis(200), failure -> failures.incrementAndGet())
+        .build();
+    try (loop) {
+      loop.start();
+      await(() -> loop.assignedPartitions().size() == 2);
+      produce("loop-partly", 1, "a");
+      produce("loop-partly", 0, "b");
+      await(() -> applied.contains("0:b") && failures.get() >= 1);
+      produce("loop-partly", 0, "c");
+      await(() -> applied.contains("0:c"));
+      assertThat(applied).as("partition 1 waits, partition 0 goes on").containsExactly("0:b", "0:c");
+      assertThat(failures.get()).as("partition 1 retried after each back-off").isGreaterThanOrEqualTo(1);
+      produce("loop-partly", 1, "d");
+      partitionOneFails.set(false);
+      await(() -> applied.contains("1:d"));
+      assertThat(applied).containsExactly("0:b", "0:c", "1:a", "1:d");
+    }
   }
 
   @Test
@@ -159,13 +206,25 @@ class ConsumerLoopTest {
   }
 
   private static void createTopic(String topic) {
+    createTopic(topic, 1);
+  }
+
+  private static void createTopic(String topic, int partitions) {
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
-      admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
+      admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     } catch (ExecutionException e) {
       throw new IllegalStateException(e.getCause());
+    }
+  }
+
+  private static void produce(String topic, int partition, String value) {
+    try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+        Map.of("bootstrap.servers", kafka.bootstrapServers()), new StringSerializer(), new StringSerializer())) {
+      producer.send(new ProducerRecord<>(topic, partition, null, value));
+      producer.flush();
     }
   }
 

@@ -10,7 +10,8 @@ import java.util.function.ObjIntConsumer;
 
 /**
  * A client's outbox as API.md asks for: a send not answered 200 is sent again with the same
- * clientMsgId, to the next app instance, until it is answered 200 with its seq. After a refusal,
+ * clientMsgId, to the next app instance, until it is answered 200 with its seq. Each new message
+ * starts at the next instance in turn, so a load spreads over them all. After a refusal,
  * a cut connection or no answer it waits {@code firstRetry}, doubling up to 8 times that; after a
  * 202 (durably accepted, its seq not known yet) 10 times {@code firstRetry}, since asking sooner
  * only adds duplicates for the sequencer to answer.
@@ -29,6 +30,7 @@ public final class Outbox implements AutoCloseable {
         return thread;
       });
   private final AtomicLong failures = new AtomicLong();
+  private final AtomicLong messages = new AtomicLong();
   private volatile boolean closed;
   private volatile ObjIntConsumer<String> onAnswer = (convId, status) -> { };
 
@@ -41,7 +43,8 @@ public final class Outbox implements AutoCloseable {
   /** Sends until a 200; the future completes with its seq (never exceptionally, unless closed first). */
   public CompletableFuture<Delivery> send(String convId, String clientMsgId, String text) {
     CompletableFuture<Delivery> done = new CompletableFuture<>();
-    attempt(new Attempt(convId, clientMsgId, text, System.nanoTime(), done), 0, 1, -1, false);
+    int first = (int) (messages.getAndIncrement() % apps.size());
+    attempt(new Attempt(convId, clientMsgId, text, System.nanoTime(), done), first, 1, -1, false);
     return done;
   }
 

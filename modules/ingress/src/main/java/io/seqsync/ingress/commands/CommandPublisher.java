@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
@@ -43,6 +44,7 @@ public final class CommandPublisher implements AutoCloseable {
   private final Admin admin;
   private volatile boolean closed;
   private volatile CommandSealing sealing = CommandSealing.NONE;
+  private volatile Predicate<String> storable = convId -> true;
   private volatile long healthCheckedAt;
   private volatile boolean healthy;
   private final AtomicLong unackedBytes = new AtomicLong();
@@ -75,10 +77,24 @@ public final class CommandPublisher implements AutoCloseable {
   }
 
   /**
+   * Refuses the commands of a conversation whose database is down ({@code storable} false for its
+   * convId, e.g. its shard's primary not answering): taken into the log, such a command could not be
+   * stored, so its send could answer nothing better than 202 for as long as the shard is down.
+   */
+  public CommandPublisher storingIn(Predicate<String> storable) {
+    this.storable = storable;
+    return this;
+  }
+
+  /**
    * Produces {@code command} keyed by its convId, its texts sealed; completes once the broker
-   * acknowledged it.
+   * acknowledged it. Fails with {@link DatabaseUnavailableException}, producing nothing, when its
+   * conversation's database is down.
    */
   public CompletableFuture<RecordMetadata> publish(Command command) {
+    if (!storable.test(command.getConvId())) {
+      return CompletableFuture.failedFuture(new DatabaseUnavailableException(command.getConvId()));
+    }
     CommandSealing by = sealing;
     if (by == CommandSealing.NONE) {
       return publish(topic, command.getConvId(), command);

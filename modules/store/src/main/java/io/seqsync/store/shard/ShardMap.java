@@ -141,6 +141,17 @@ public final class ShardMap {
     return owned(fanOut(shard -> shard.withHandle(handle -> StoredOffsets.read(handle, topic))));
   }
 
+  /** The stored next offsets of the partitions shard {@code shard} holds, read from it alone. */
+  public Map<Integer, Long> storedOffsetsOf(int shard, String topic) {
+    Map<Integer, Long> owned = new HashMap<>();
+    shards.get(shard).withHandle(handle -> StoredOffsets.read(handle, topic)).forEach((partition, next) -> {
+      if (indexOfPartition(partition) == shard) {
+        owned.put(partition, next);
+      }
+    });
+    return owned;
+  }
+
   /** As {@link #storedOffsets(String)}, each shard's read within {@code timeout}. */
   public Map<Integer, Long> storedOffsets(String topic, java.time.Duration timeout) {
     return owned(fanOut(shard -> StoredOffsets.read(shard, topic, timeout)));
