@@ -115,7 +115,10 @@ public final class CommandRoundTrip {
     return publisher.publish(command).handle((metadata, error) -> {
       if (error != null) {
         abandon.run();
-        log.warn("cannot produce command {}: {}", command.getCommandId(), error.toString());
+        // A down shard refuses every command of its conversations: its probe logs that, once.
+        if (!(error instanceof DatabaseUnavailableException)) {
+          log.warn("cannot produce command {}: {}", command.getCommandId(), error.toString());
+        }
         throw new CompletionException(Unpublished.unavailable(error,
             "the command could not be written to Kafka; retry it (a send with the same clientMsgId)"));
       }

@@ -7,9 +7,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Whether each shard's primary answers, from a {@code select 1} on it every {@code every}: a shard
@@ -20,6 +23,8 @@ import org.jdbi.v3.core.Jdbi;
  * store them. Every shard is up until probed. Thread-safe; closing stops the probes.
  */
 public final class ShardAvailability implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ShardAvailability.class);
+
   private final ShardMap shards;
   private final Duration timeout;
   private final AtomicIntegerArray down;
@@ -67,7 +72,10 @@ public final class ShardAvailability implements AutoCloseable {
   private void probe(int index, Jdbi shard) {
     CompletableFuture<?> previous = running[index];
     if (previous != null && !previous.isDone()) {
-      down.set(index, 1);
+      if (down.getAndSet(index, 1) == 0) {
+        log.warn("shard {}'s primary does not answer (its last probe still waits): its conversations' commands are"
+            + " refused", index);
+      }
       return;
     }
     CompletableFuture<Integer> answer = CompletableFuture.supplyAsync(
@@ -75,7 +83,16 @@ public final class ShardAvailability implements AutoCloseable {
     running[index] = answer;
     // A copy times out: the probe itself stays running, so the next round sees it still hung.
     answer.copy().orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
-        .whenComplete((one, error) -> down.set(index, error == null ? 0 : 1));
+        .whenComplete((one, error) -> {
+          int was = down.getAndSet(index, error == null ? 0 : 1);
+          if (was == 0 && error != null) {
+            log.warn("shard {}'s primary does not answer ({}): its conversations' commands are refused", index,
+                error instanceof TimeoutException ? "no answer within " + timeout.toMillis() + " ms"
+                    : error.getMessage());
+          } else if (was == 1 && error == null) {
+            log.info("shard {}'s primary answers again", index);
+          }
+        });
   }
 
   private static ThreadFactory daemon(String name) {
