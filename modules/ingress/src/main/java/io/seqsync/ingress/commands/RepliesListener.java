@@ -18,6 +18,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -25,7 +26,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads what answers a waiting command, from the end, {@code read_committed}, with one consumer on
+ * Reads what answers a waiting command, from now on, {@code read_committed}, with one consumer on
  * its own thread: either the sequencer's duplicates, every partition of the replies topic (no
  * consumer group: every ingress instance sees every duplicate and keeps those it waits for; they
  * are as rare as a client's retries), or the projector's announcements of what it stored, the
@@ -38,6 +39,8 @@ import org.slf4j.LoggerFactory;
  */
 final class RepliesListener implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(RepliesListener.class);
+  // Longer than a rebalance of the ingress instances' group takes.
+  private static final Duration RECENT = Duration.ofSeconds(15);
 
   /** What one poll answers: the sequencer's duplicates and the projector's announced outcomes. */
   record Replies(List<DuplicateCommand> duplicates, List<StoredOutcome> outcomes) {
@@ -59,19 +62,35 @@ final class RepliesListener implements AutoCloseable {
 
   /**
    * The group {@code groupId}'s share of {@code announcementsTopic} for this instance, each
-   * partition from its end; {@code assigned} is told the whole share at each assignment (inside
-   * the poll, the partitions positioned).
+   * partition from what was announced in the last 15 s; {@code assigned} is told the whole share
+   * at each assignment (inside the poll, the partitions positioned).
    */
   static RepliesListener announcements(KafkaConnection kafka, String announcementsTopic, String groupId,
       Consumer<StoredOutcome> outcomes, Consumer<Collection<TopicPartition>> assigned) {
     KafkaConsumer<byte[], byte[]> consumer = consumer(kafka, Map.of(ConsumerConfig.GROUP_ID_CONFIG, groupId));
     return new RepliesListener(consumer, "ingress-announcements-listener", "",
         ConsumerLoop.Placement.subscribe(List.of(announcementsTopic)), duplicate -> { }, outcomes, partitions -> {
-          // Nothing is committed in the group: "latest" places each at its end, resolved here so
-          // that no outcome routed here from now on is skipped.
-          partitions.forEach(consumer::position);
+          fromRecent(consumer, partitions);
           assigned.accept(partitions);
         });
+  }
+
+  // Nothing is committed in the group. A rebalance takes every partition away for a moment (even
+  // the one this instance's sends name), so each starts at what was announced in the last
+  // RECENT, not at its end: an outcome written while the group rebalanced still finds its send
+  // (one that nobody waits for is ignored). Positions are resolved here, inside the poll.
+  private static void fromRecent(KafkaConsumer<byte[], byte[]> consumer, Collection<TopicPartition> partitions) {
+    long since = System.currentTimeMillis() - RECENT.toMillis();
+    Map<TopicPartition, Long> times = new HashMap<>();
+    partitions.forEach(partition -> times.put(partition, since));
+    Map<TopicPartition, OffsetAndTimestamp> found = consumer.offsetsForTimes(times);
+    for (TopicPartition partition : partitions) {
+      OffsetAndTimestamp offset = found.get(partition);
+      if (offset != null) {
+        consumer.seek(partition, offset.offset());
+      }
+      consumer.position(partition);
+    }
   }
 
   private RepliesListener(KafkaConsumer<byte[], byte[]> consumer, String threadName, String repliesTopic,
