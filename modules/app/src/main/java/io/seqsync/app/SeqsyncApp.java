@@ -233,7 +233,7 @@ public final class SeqsyncApp implements AutoCloseable {
   private static void registerShardGauges(ShardAvailability availability, PrometheusMeterRegistry registry) {
     for (int shard = 0; shard < availability.size(); shard++) {
       int probed = shard;
-      Gauge.builder("seqsync.postgres.shard.up", availability, shards -> shards.isShardUp(probed) ? 1 : 0)
+      Gauge.builder("seqsync.postgres.shard.up", availability, probes -> probes.isShardUp(probed) ? 1 : 0)
           .description("whether the shard's primary answered its latest probe (its conversations' commands are refused while 0)")
           .tag("shard", Integer.toString(probed)).register(registry);
     }

@@ -17,6 +17,7 @@ import io.seqsync.store.ListEntry;
 import io.seqsync.store.shard.ConversationPartitions;
 import io.seqsync.store.shard.ShardMap;
 import io.seqsync.testkit.ApiClient;
+import java.net.URI;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -27,9 +28,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
+import java.util.stream.Stream;
 import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -130,7 +134,7 @@ class ShardsEndToEndTest {
         .filter(conv -> shardOfPartition[partitionOf(conv)] == 0).findFirst().orElseThrow();
     String down = LongStream.range(900, 1000).mapToObj(peer -> "d:3:" + peer)
         .filter(conv -> shardOfPartition[partitionOf(conv)] == 1).findFirst().orElseThrow();
-    int port = java.net.URI.create(second.jdbcUrl().substring("jdbc:".length())).getPort();
+    int port = URI.create(second.jdbcUrl().substring("jdbc:".length())).getPort();
     second.close();
     List<ApiClient.Response> untilRefused = sendUntil(carol, down, 503);
     ApiClient.Response refused = untilRefused.get(untilRefused.size() - 1);
@@ -144,7 +148,7 @@ class ShardsEndToEndTest {
     try (LocalPostgres again = LocalPostgres.start(data, port)) {
       List<ApiClient.Response> untilStored = sendUntil(carol, down, 200);
       // Taken before the probe saw the shard down (202) or after it came back (200): stored; refused: not.
-      long taken = java.util.stream.Stream.concat(untilRefused.stream(), untilStored.stream())
+      long taken = Stream.concat(untilRefused.stream(), untilStored.stream())
           .filter(response -> response.status() == 200 || response.status() == 202).count();
       assertThat(EndToEnd.send(carol, down, 1).get(0).path("seq").asLong()).as("the refused sends were never stored")
           .isEqualTo(taken + 1);
@@ -153,11 +157,11 @@ class ShardsEndToEndTest {
 
   // Sends new messages to conv, 200 ms apart, until one is answered `status` (within 30 s): every answer.
   private static List<ApiClient.Response> sendUntil(ApiClient client, String conv, int status) throws InterruptedException {
-    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     List<ApiClient.Response> answers = new ArrayList<>();
     while (true) {
       ApiClient.Response response = client.post("/v1/conversations/" + conv + "/messages",
-          "{\"clientMsgId\":\"" + java.util.UUID.randomUUID() + "\",\"type\":\"text\",\"content\":\"x\"}");
+          "{\"clientMsgId\":\"" + UUID.randomUUID() + "\",\"type\":\"text\",\"content\":\"x\"}");
       answers.add(response);
       if (response.status() == status || System.nanoTime() > deadline) {
         assertThat(response.status()).as("%s", response.body()).isEqualTo(status);

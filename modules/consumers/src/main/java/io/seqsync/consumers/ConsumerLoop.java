@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -34,8 +35,8 @@ import org.slf4j.LoggerFactory;
  * that failed is read again from the stored offsets: with a retry back-off the loop waits it out
  * (or until closed) and goes on, forever; without one a failure ends the loop. A batch failed in
  * some partitions only ({@link PartitionsFailed}) rewinds and pauses those for the back-off while
- * the others go on. A fenced static
- * member ({@link FencedInstanceIdException}) ends it in any case: another instance has its id.
+ * the others go on. A fenced static member ({@link FencedInstanceIdException}) ends it in any case:
+ * another instance has its id.
  *
  * <p>The batch functions are plain functions of their records, testable without a broker.
  * Thread-safety: {@link #start()} and {@link #close()} from any thread; the consumer and the
@@ -215,7 +216,7 @@ public final class ConsumerLoop<K, V, B> implements AutoCloseable {
       return;
     }
     consumer.pause(partitions);
-    paused = java.util.stream.Stream.concat(paused.stream(), partitions.stream()).collect(Collectors.toUnmodifiableSet());
+    paused = Stream.concat(paused.stream(), partitions.stream()).collect(Collectors.toUnmodifiableSet());
     resumeAt = System.nanoTime() + retryBackoff.orElseThrow().toNanos();
   }
 

@@ -24,10 +24,12 @@ import org.jdbi.v3.core.Jdbi;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntPredicate;
 import java.util.stream.Collectors;
@@ -68,9 +70,9 @@ public final class Projector implements AutoCloseable {
   // it (absent: none stored): the expected value of the compare-and-set in ProjectionOffsets.
   private final Map<Integer, Long> storedOffsets = new HashMap<>();
   // The batch in progress: the result of each shard whose part committed (TreeMap: in shard order).
-  private final Map<Integer, AppliedBatch> committedParts = new java.util.TreeMap<>();
+  private final Map<Integer, AppliedBatch> committedParts = new TreeMap<>();
   // Partitions whose stored offset (or its absence) this instance has read or written.
-  private final Set<Integer> knownOffsets = new java.util.HashSet<>();
+  private final Set<Integer> knownOffsets = new HashSet<>();
   private final CommitListeners listeners;
   private final ContentOpener opener;
   private volatile IntPredicate shardUp = shard -> true;

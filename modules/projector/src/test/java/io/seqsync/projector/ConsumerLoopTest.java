@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.seqsync.consumers.ConsumerLoop;
 import io.seqsync.consumers.OffsetStore;
+import io.seqsync.consumers.PartitionsFailed;
 import io.seqsync.localstack.EmbeddedKafka;
 import io.seqsync.localstack.TemporaryDirectory;
 import java.time.Duration;
@@ -12,9 +13,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.admin.Admin;
@@ -89,7 +92,7 @@ class ConsumerLoopTest {
   void aBatchFailedInSomePartitionsRetriesThoseAloneWhileTheOthersGoOn() throws Exception {
     createTopic("loop-partly", 2);
     List<String> applied = new CopyOnWriteArrayList<>();
-    java.util.concurrent.atomic.AtomicBoolean partitionOneFails = new java.util.concurrent.atomic.AtomicBoolean(true);
+    AtomicBoolean partitionOneFails = new AtomicBoolean(true);
     AtomicInteger failures = new AtomicInteger();
     KafkaConsumer<String, String> consumer = consumer(Map.of(ConsumerConfig.GROUP_ID_CONFIG, "loop-partly-group",
         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false));
@@ -106,7 +109,7 @@ class ConsumerLoopTest {
           values.stream().filter(value -> value.startsWith("0:")).forEach(applied::add);
           List<String> ones = values.stream().filter(value -> value.startsWith("1:")).toList();
           if (!ones.isEmpty() && partitionOneFails.get()) {
-            throw new io.seqsync.consumers.PartitionsFailed(java.util.Set.of(1),
+            throw new PartitionsFailed(Set.of(1),
                 new IllegalStateException("partition 1's store is down"));
           }
           applied.addAll(ones);

@@ -12,7 +12,10 @@ import java.util.concurrent.CompletionException;
 public final class Unpublished {
   private Unpublished() {}
 
-  /** {@code database_unavailable} when the conversation's shard is down, {@code key_store_unavailable} when sealing failed, else {@code kafka_unavailable} with {@code kafkaMessage}. */
+  /**
+   * {@code database_unavailable} when the conversation's shard is down, {@code key_store_unavailable}
+   * when sealing failed, else {@code kafka_unavailable} with {@code kafkaMessage}.
+   */
   public static ApiException unavailable(Throwable error, String kafkaMessage) {
     Throwable cause = error;
     while (cause instanceof CompletionException && cause.getCause() != null) {

@@ -144,11 +144,7 @@ public final class ShardMap {
   /** The stored next offsets of the partitions shard {@code shard} holds, read from it alone. */
   public Map<Integer, Long> storedOffsetsOf(int shard, String topic) {
     Map<Integer, Long> owned = new HashMap<>();
-    shards.get(shard).withHandle(handle -> StoredOffsets.read(handle, topic)).forEach((partition, next) -> {
-      if (indexOfPartition(partition) == shard) {
-        owned.put(partition, next);
-      }
-    });
+    addOwned(owned, shard, shards.get(shard).withHandle(handle -> StoredOffsets.read(handle, topic)));
     return owned;
   }
 
@@ -161,12 +157,17 @@ public final class ShardMap {
   public Map<Integer, Long> owned(List<Map<Integer, Long>> perShard) {
     Map<Integer, Long> owned = new HashMap<>();
     for (int shard = 0; shard < perShard.size(); shard++) {
-      for (Map.Entry<Integer, Long> value : perShard.get(shard).entrySet()) {
-        if (indexOfPartition(value.getKey()) == shard) {
-          owned.put(value.getKey(), value.getValue());
-        }
-      }
+      addOwned(owned, shard, perShard.get(shard));
     }
     return owned;
+  }
+
+  // Of shard's values by partition, those of the partitions it holds.
+  private void addOwned(Map<Integer, Long> owned, int shard, Map<Integer, Long> values) {
+    values.forEach((partition, value) -> {
+      if (indexOfPartition(partition) == shard) {
+        owned.put(partition, value);
+      }
+    });
   }
 }
